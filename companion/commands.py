@@ -1,0 +1,63 @@
+"""Subcommands of the pure core: ``simulate`` and ``bench engine``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from companion.registry import GAMES
+
+
+def register(cli: Any) -> None:
+    p = cli.command(
+        "simulate",
+        "play random legal games through the engine and print a JSON summary",
+        _simulate,
+    )
+    p.add_argument("game", choices=list(GAMES))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE",
+        help="a ruling option (JSON value), e.g. --option end='\"recycle\"'",
+    )
+    b = cli.bench("engine", "adjudications per second of every game on one core", _bench)
+    b.add_argument("--game", choices=list(GAMES), action="append")
+    b.add_argument("--games", type=int, default=200)
+    b.add_argument("--seed", type=int, default=7)
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"companion: --option {pair!r} is not NAME=VALUE")
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from companion.simulate import simulate
+
+    if args.games < 1:
+        raise SystemExit("companion: --games must be at least 1")
+    summary = simulate(args.game, args.players, args.games, args.seed, _options(args.option))
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from companion.registry import find_rules
+    from companion.simulate import bench_engine
+
+    for game in args.game or list(GAMES):
+        rules = find_rules(game)
+        players = max(rules.min_players, min(4, rules.max_players))
+        print(json.dumps(bench_engine(game, players, args.games, args.seed)))
+    return 0

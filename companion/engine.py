@@ -1,0 +1,324 @@
+"""The event-sourced engine core (C-2, C-3, C-4).
+
+A game is a ``Rules`` object: ``start(setup)`` builds the first state, ``apply(state, event)``
+validates one event and returns the next state (or raises a ``CompanionError`` and changes
+nothing), ``view``/``referee_view`` say what each seat may see. States are immutable.
+
+``Match`` holds a table's append-only event log: state = replay(events); ``undo`` drops
+the last event(s) and replays; ``version`` is the log length, so stale corrections are
+refused. Randomness the companion produces is an event too (``Rules.chance``), so replay
+is exact.
+
+Events are plain JSON objects (``dict``) with a ``"type"``; an event made by a seat carries
+``"seat"`` (1-based). Scans of cards are ``{"type": "scan", "card": SERIAL, "zone": ZONE}``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from companion.cards import CardFace, DeckData
+from companion.errors import (
+    BadSetup,
+    MalformedEvent,
+    NothingToUndo,
+    StaleVersion,
+)
+
+Event = Mapping[str, Any]
+JSONDict = dict[str, Any]
+
+# Places a card can be (C-1). Games add their own ("universe", "lot", "pile:weapon"...).
+UNKNOWN = "unknown"  # dealt or shuffled away, not yet seen
+VOID = "void"
+POT = "pot"
+OUT = "out"  # out of the game
+
+
+def deck_of(seat: int) -> str:
+    return f"deck:{seat}"
+
+
+def hand_of(seat: int) -> str:
+    return f"hand:{seat}"
+
+
+def discard_of(seat: int) -> str:
+    return f"discard:{seat}"
+
+
+def locus_of(seat: int) -> str:
+    return f"locus:{seat}"
+
+
+class GameState(Protocol):
+    """What every game's state offers the core and the web."""
+
+    @property
+    def ruling(self) -> str: ...  # the explanation of the latest event, in words
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+
+
+S = TypeVar("S", bound=GameState)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A ruling option the host chooses at table creation (RULINGS.md 'option')."""
+
+    name: str
+    default: Any
+    rule: str
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """The value if it is allowed; raises ``BadSetup`` naming the option and value."""
+        if self.choices is not None:
+            if value not in self.choices:
+                raise BadSetup(
+                    f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}",
+                    rule=self.rule,
+                )
+            return value
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise BadSetup(f"option {self.name!r} must be true or false, got {value!r}")
+            return value
+        if isinstance(self.default, int):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise BadSetup(f"option {self.name!r} must be a whole number, got {value!r}")
+            lo = self.minimum if self.minimum is not None else value
+            hi = self.maximum if self.maximum is not None else value
+            if not lo <= value <= hi:
+                raise BadSetup(
+                    f"option {self.name!r} must be {lo}-{hi}, got {value!r}", rule=self.rule
+                )
+            return value
+        if not isinstance(value, type(self.default)):
+            raise BadSetup(f"option {self.name!r} has the wrong type: {value!r}")
+        return value
+
+    def describe(self) -> JSONDict:
+        d: JSONDict = {"name": self.name, "default": self.default, "rule": self.rule,
+                       "help": self.help}
+        if self.choices is not None:
+            d["choices"] = list(self.choices)
+        if self.minimum is not None:
+            d["min"] = self.minimum
+        if self.maximum is not None:
+            d["max"] = self.maximum
+        return d
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How a table was created: players (seat n is ``players[n-1]``), options, cards.
+
+    ``cards`` maps every printed serial of the table's print runs to its face;
+    ``sets`` maps it to the printed set of its deck it belongs to (GN-2 binding).
+    """
+
+    game: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any]
+    cards: Mapping[str, CardFace]
+    deck: DeckData
+    sets: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def seats(self) -> range:
+        return range(1, len(self.players) + 1)
+
+    def name(self, seat: int) -> str:
+        return self.players[seat - 1]
+
+
+class Rules(ABC, Generic[S]):
+    """One game's rules. Subclasses are stateless; every method is pure."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    # Zones a camera or the referee may put a scanned card in ("universe", "seat:<n>"...).
+    zones: ClassVar[tuple[str, ...]] = ("seat:<n>",)
+
+    def configure(self, players: Sequence[str], options: Mapping[str, Any] | None) -> JSONDict:
+        """Validated options with defaults filled in; raises ``BadSetup``."""
+        if not self.min_players <= len(players) <= self.max_players:
+            raise BadSetup(
+                f"{self.title} takes {self.min_players}-{self.max_players} players, "
+                f"got {len(players)}"
+            )
+        for p in players:
+            if not isinstance(p, str) or not p.strip() or len(p) > 40:
+                raise BadSetup(f"player name {p!r} must be 1-40 characters")
+        if len({p.strip().casefold() for p in players}) != len(players):
+            raise BadSetup(f"player names must differ: {list(players)!r}")
+        raw = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            raise BadSetup(f"{self.title} has no option {unknown[0]!r}; it has {sorted(known)}")
+        return {name: o.check(raw[name]) if name in raw else o.default
+                for name, o in known.items()}
+
+    def sets_needed(self, players: int) -> dict[str, int]:
+        """Printed sets of each deck a table of ``players`` plays with (default: one each).
+
+        Cards of further printed sets in the table's runs start ``out`` of the game.
+        """
+        from companion.cards import load_deck
+
+        return {d: 1 for d in load_deck(self.id).decks}
+
+    @abstractmethod
+    def start(self, setup: Setup) -> S:
+        """The state before the first event; raises ``BadSetup``."""
+
+    @abstractmethod
+    def apply(self, state: S, event: Event) -> S:
+        """Validate ``event`` against ``state`` and return the next state.
+
+        Raises a ``CompanionError`` subclass (never changes ``state``, which is immutable).
+        """
+
+    def chance(self, state: S, rng: random.Random) -> Event | None:
+        """The next companion-made random event (target, starting player, dice), if due.
+
+        In play the caller passes ``random.SystemRandom()``; tests and simulations a seeded
+        ``random.Random`` (C-4). ``None`` when the game waits on people, not on chance.
+        """
+        return None
+
+    @abstractmethod
+    def random_play(self, state: S, rng: random.Random) -> Event | None:
+        """A random legal event by the players or the camera (simulations, property tests).
+
+        ``None`` when the game is over.
+        """
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> JSONDict:
+        """What ``seat`` may see (``None``: the public table view). JSON-ready."""
+
+    @abstractmethod
+    def referee_view(self, state: S) -> JSONDict:
+        """Everything the referee may see. JSON-ready."""
+
+    @abstractmethod
+    def places(self, state: S) -> Mapping[str, str]:
+        """Where every card of the table is (serial -> place), for C-1 and conservation."""
+
+    @abstractmethod
+    def stats(self, state: S) -> dict[str, float]:
+        """Figures for simulations; must include ``"adjudications"``."""
+
+
+def require(event: Event, key: str, typ: type | tuple[type, ...]) -> Any:
+    """``event[key]`` if present and of type ``typ``; raises ``MalformedEvent``."""
+    if not isinstance(event, Mapping):
+        raise MalformedEvent(f"an event must be a JSON object, got {event!r}")
+    if key not in event:
+        raise MalformedEvent(f"event {dict(event)!r} lacks {key!r}")
+    value = event[key]
+    if isinstance(value, bool) and typ is int:
+        raise MalformedEvent(f"event field {key!r} must be int, got {value!r}")
+    if not isinstance(value, typ):
+        names = typ.__name__ if isinstance(typ, type) else "/".join(t.__name__ for t in typ)
+        raise MalformedEvent(f"event field {key!r} must be {names}, got {value!r}")
+    return value
+
+
+def event_type(event: Event) -> str:
+    """The event's ``type``; raises ``MalformedEvent``."""
+    return str(require(event, "type", str))
+
+
+def seat_zone(zone: str, players: int) -> int | None:
+    """The seat of a ``seat:<n>`` zone (else ``None``); raises ``MalformedEvent``."""
+    if not zone.startswith("seat:"):
+        return None
+    try:
+        seat = int(zone[5:])
+    except ValueError:
+        raise MalformedEvent(f"zone {zone!r} is not 'seat:<n>'") from None
+    if not 1 <= seat <= players:
+        raise MalformedEvent(f"zone {zone!r}: there is no seat {seat} at this table")
+    return seat
+
+
+class Match(Generic[S]):
+    """A table's append-only event log with its current state.
+
+    ``apply`` validates, appends and updates; ``undo`` drops the last events and re-derives
+    the state by replay (C-3). ``rulings[i]`` explains event ``i`` in words.
+    """
+
+    def __init__(self, rules: Rules[S], setup: Setup, events: Sequence[Event] = ()) -> None:
+        self.rules = rules
+        self.setup = setup
+        self.events: list[Event] = []
+        self.rulings: list[str] = []
+        self.initial: S = rules.start(setup)
+        self.state: S = self.initial
+        for e in events:
+            self.apply(e)
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    def apply(self, event: Event, *, version: int | None = None) -> S:
+        """Apply one event; raises ``StaleVersion`` if ``version`` is not the current one."""
+        if version is not None and version != len(self.events):
+            raise StaleVersion(
+                f"the table is at version {len(self.events)}, the action was for {version}"
+            )
+        state = self.rules.apply(self.state, event)
+        self.events.append(dict(event))
+        self.rulings.append(state.ruling)
+        self.state = state
+        return state
+
+    def settle(self, rng: random.Random) -> list[Event]:
+        """Apply every companion-made random event now due (C-4); returns them."""
+        made: list[Event] = []
+        while (e := self.rules.chance(self.state, rng)) is not None:
+            self.apply(e)
+            made.append(e)
+        return made
+
+    def undo(self, count: int = 1) -> list[Event]:
+        """Drop the last ``count`` events and replay; returns the dropped events."""
+        if count < 1 or count > len(self.events):
+            raise NothingToUndo(f"cannot undo {count} event(s) of {len(self.events)}")
+        dropped = self.events[-count:]
+        keep = self.events[:-count]
+        state = self.initial
+        rulings: list[str] = []
+        for e in keep:
+            state = self.rules.apply(state, e)
+            rulings.append(state.ruling)
+        self.events, self.rulings, self.state = keep, rulings, state
+        return dropped
+
+    def replay(self) -> S:
+        """The state re-derived from the log alone (equals ``state``)."""
+        state = self.rules.start(self.setup)
+        for e in self.events:
+            state = self.rules.apply(state, e)
+        return state

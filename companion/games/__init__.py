@@ -1,0 +1,1 @@
+"""The five games. Each module exposes ``RULES``; ``companion.registry`` lists them."""

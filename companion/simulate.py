@@ -1,0 +1,126 @@
+"""Random legal playouts through the real engine: simulations, benchmarks, property tests.
+
+One generic harness for every game (after OpenSpiel's random-playout test): the rules
+supply chance events (``Rules.chance``) and random legal plays (``Rules.random_play``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine import Event, Match
+from companion.registry import new_match
+
+DEFAULT_MAX_EVENTS = 20_000
+
+
+@dataclass
+class Playout:
+    """One finished (or abandoned) random game."""
+
+    match: Match[Any]
+    finished: bool
+
+    @property
+    def events(self) -> list[Event]:
+        return self.match.events
+
+
+def play_random(
+    game: str,
+    players: int,
+    rng: random.Random,
+    options: Mapping[str, Any] | None = None,
+    max_events: int = DEFAULT_MAX_EVENTS,
+) -> Playout:
+    """Play one random legal game; stops after ``max_events`` if it has not ended."""
+    names = [f"P{i}" for i in range(1, players + 1)]
+    match = new_match(game, names, options, rng=rng)
+    rules = match.rules
+    for _ in range(max_events):
+        if match.state.finished:
+            break
+        event = rules.chance(match.state, rng) or rules.random_play(match.state, rng)
+        if event is None:
+            break
+        match.apply(event)
+    return Playout(match, match.state.finished)
+
+
+def simulate(
+    game: str,
+    players: int,
+    games: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    max_events: int = DEFAULT_MAX_EVENTS,
+) -> dict[str, Any]:
+    """Play ``games`` random games from ``seed`` and summarise them as JSON-ready data.
+
+    Same seed, same figures (except ``games_per_second``, measured).
+    """
+    rng = random.Random(seed)
+    wins = {str(s): 0.0 for s in range(1, players + 1)}
+    unfinished = 0
+    events = 0
+    totals: dict[str, float] = {}
+    t0 = time.perf_counter()
+    for _ in range(games):
+        out = play_random(game, players, rng, options, max_events)
+        events += len(out.events)
+        state = out.match.state
+        if not out.finished:
+            unfinished += 1
+        elif state.winners:
+            share = 1.0 / len(state.winners)
+            for w in state.winners:
+                wins[str(w)] += share
+        for k, v in out.match.rules.stats(state).items():
+            totals[k] = totals.get(k, 0.0) + v
+    elapsed = time.perf_counter() - t0
+    return {
+        "game": game,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "wins_per_seat": {k: round(v, 4) for k, v in wins.items()},
+        "unfinished": unfinished,
+        "mean_events_per_game": round(events / games, 3) if games else 0.0,
+        "mean_per_game": {k: round(v / games, 3) for k, v in sorted(totals.items())},
+        "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
+    }
+
+
+def bench_engine(game: str, players: int, games: int, seed: int) -> dict[str, Any]:
+    """Adjudications per second on the full path (validation, event append, state update).
+
+    Random games are recorded first; then their logs are re-applied through ``Match.apply``
+    (with the version check) and only that is timed, so move generation is not counted.
+    """
+    rng = random.Random(seed)
+    logs = [play_random(game, players, rng) for _ in range(games)]
+    adjudications = 0
+    applied = 0
+    elapsed = 0.0
+    for out in logs:
+        m = Match(out.match.rules, out.match.setup)
+        t0 = time.perf_counter()
+        for e in out.events:
+            m.apply(e, version=m.version)
+        elapsed += time.perf_counter() - t0
+        applied += len(out.events)
+        adjudications += int(m.rules.stats(m.state)["adjudications"])
+    return {
+        "game": game,
+        "players": players,
+        "games": games,
+        "events": applied,
+        "adjudications": adjudications,
+        "seconds": round(elapsed, 4),
+        "events_per_second": round(applied / elapsed) if elapsed else None,
+        "adjudications_per_second": round(adjudications / elapsed) if elapsed else None,
+    }

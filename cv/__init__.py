@@ -1,0 +1,1 @@
+"""The camera: capture, QR decoding, zones, tracking, sending scans to the referee."""

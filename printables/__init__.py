@@ -1,0 +1,1 @@
+"""Printable PDFs: card sheets, boards, table mat, calibration page, manifests."""

@@ -1,0 +1,1 @@
+"""The Flask referee and scorekeeper: tables, phones, live state, undo, persistence."""
