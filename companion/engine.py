@@ -211,6 +211,18 @@ class Rules(ABC, Generic[S]):
         ``None`` when the game is over.
         """
 
+    def actions(self, state: S, seat: int | None) -> list[JSONDict]:
+        """What ``seat`` (``None``: the referee, for any seat) can do now, for forms and buttons.
+
+        Each action is ``{"type", "label", "seat", "fields": [...], "rule"?}``; a field is
+        ``{"name", "label", "kind": "int"|"choice"|"choices"|"text"|"card", ...}`` with
+        ``min``/``max`` for ``int``, ``choices: [{"value", "label", "why"?}]`` for
+        ``choice``/``choices`` (``count`` for ``choices``), ``zone`` for ``card`` (a scan
+        entered by hand). Posting ``{"type", "seat", <field>: value...}`` applies it.
+        Never lists what the seat may not see.
+        """
+        return []
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> JSONDict:
         """What ``seat`` may see (``None``: the public table view). JSON-ready."""
