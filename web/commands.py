@@ -1,9 +1,90 @@
-"""Subcommands of this package (registered by ``companion_cli``)."""
+"""Subcommands of this package: ``serve`` and ``bench web`` (registered by ``companion_cli``)."""
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
 from typing import Any
+
+DEMO_PLAYERS = ["Ana", "Ben", "Chen"]
 
 
 def register(cli: Any) -> None:
-    """Add this package's subcommands and benchmarks to ``cli``."""
+    p = cli.command("serve", "run the referee web app (waitress, SQLite event store)", _serve)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (0.0.0.0: the whole LAN, so phones can join)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--data-dir", default="data", help="SQLite database and print runs")
+    p.add_argument("--threads", type=int, default=256,
+                   help="server threads; each open page holds one (default 256)")
+    p.add_argument("--public-url", default=None,
+                   help="base URL for join links (default: the LAN address when bound to it)")
+    p.add_argument("--demo", action="store_true",
+                   help="make sure a demo WuXing table exists and print its links and QR codes")
+    b = cli.bench("web", "scan-to-phone latency with 20 phones, and concurrent event streams",
+                  _bench)
+    b.add_argument("--phones", type=int, default=20)
+    b.add_argument("--scans", type=int, default=40)
+    b.add_argument("--streams", type=int, default=200)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from web import create_app
+    from web.server import make_server, public_url, run_until_stopped
+
+    if not 1 <= args.port <= 65535:
+        raise SystemExit(f"companion: --port must be 1-65535, got {args.port}")
+    if args.threads < 8:
+        raise SystemExit("companion: --threads must be at least 8 (each open page holds one)")
+    base = args.public_url or public_url(args.host, args.port)
+    app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base})
+    server = make_server(app, args.host, args.port, args.threads)
+    base = args.public_url or public_url(args.host, server.effective_port)
+    app.config["PUBLIC_URL"] = base
+    print(f"Table Companion serving on http://{args.host}:{server.effective_port}/ "
+          f"({args.threads} threads); data in {Path(args.data_dir).resolve()}")
+    print(f"Lobby: {base}")
+    if args.demo:
+        print_demo(app, base)
+    print("Stop with Ctrl+C.", flush=True)
+    run_until_stopped(app, server, lambda: print("Stopped; every table is saved.", flush=True))
+    return 0
+
+
+def demo_table(app: Any) -> Any:
+    """The newest demo-able WuXing table, created (with a demo print run) if none exists."""
+    from companion.registry import demo_run
+    from web import services
+
+    svc = services(app)
+    if svc.runs.newest("wuxing") is None:
+        svc.runs.save(demo_run("wuxing", len(DEMO_PLAYERS)))
+    tables = [t for t in svc.tables.all() if t.game == "wuxing"]
+    if tables:
+        return max(tables, key=lambda t: t.created)
+    return svc.tables.create("wuxing", list(DEMO_PLAYERS))
+
+
+def print_demo(app: Any, base: str) -> None:
+    from web.qr import ascii_art
+
+    table = demo_table(app)
+    root = base.rstrip("/")
+    print(f"\nDemo table {table.id} ({table.rules.title}, version {table.version})")
+    print(f"  Table page (big screen): {root}/t/{table.id}")
+    host = table.config["host_token"]
+    print(f"  Referee page (host):     {root}/t/{table.id}/referee?token={host}")
+    print(f"  Camera token:            {table.config['camera_token']}")
+    for i, name in enumerate(table.players, start=1):
+        url = f"{root}/t/{table.id}/seat/{i}?token={table.config['seat_tokens'][i - 1]}"
+        print(f"  Seat {i} ({name}): {url}")
+    for i, name in enumerate(table.players, start=1):
+        url = f"{root}/t/{table.id}/seat/{i}?token={table.config['seat_tokens'][i - 1]}"
+        print(f"\nScan to join as {name} (seat {i}):")
+        print(ascii_art(url), end="")
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from web.bench import run_bench
+
+    return run_bench(phones=args.phones, scans=args.scans, streams=args.streams)

@@ -1,0 +1,371 @@
+"""The JSON API (documented in docs/api.md): tables, scans, actions, undo, timer, events.
+
+Refusals are 4xx ``{"error", "code"}`` (plus ``"rule"`` and ``"version"`` when known) and
+change nothing. Tokens come as ``Authorization: Bearer <token>`` or ``?token=``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, stream_with_context
+from werkzeug.exceptions import HTTPException
+
+from companion import errors
+from companion.cards import load_deck
+from companion.registry import GAMES, find_rules
+from web import services
+from web.tables import HOST, Refused, Table, Viewer, event_from_body
+
+log = logging.getLogger(__name__)
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+STATUS: dict[type[errors.CompanionError], int] = {
+    errors.UnknownCard: 422,
+    errors.CardNotAvailable: 409,
+    errors.IllegalPlay: 409,  # OutOfTurn and GameOver too
+    errors.StaleVersion: 409,
+    errors.NothingToUndo: 409,
+    errors.UnknownGame: 400,
+    errors.BadSetup: 400,
+    errors.MalformedEvent: 400,
+    errors.MalformedPayload: 400,
+}
+
+
+def status_of(exc: errors.CompanionError) -> int:
+    if isinstance(exc, Refused):
+        return exc.status
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 400
+
+
+def refusal(exc: errors.CompanionError, table: Table | None = None) -> Response:
+    body: dict[str, Any] = {"error": str(exc), "code": exc.code}
+    if exc.rule:
+        body["rule"] = exc.rule
+    if table is not None:
+        body["version"] = table.version
+    resp = jsonify(body)
+    resp.status_code = status_of(exc)
+    return resp
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(errors.CompanionError)
+    def _companion(exc: errors.CompanionError) -> Response:
+        return refusal(exc)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Response | HTTPException:
+        if not request.path.startswith("/api/"):
+            return exc
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
+                413: "too_large"}.get(exc.code or 400, "http_error")
+        msg = exc.description or exc.name
+        if exc.code == 413:
+            limit = current_app.config["MAX_CONTENT_LENGTH"]
+            msg = f"the request body is larger than {limit} bytes"
+        resp = jsonify({"error": msg, "code": code})
+        resp.status_code = exc.code or 400
+        return resp
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception) -> Response:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        resp = jsonify({"error": f"the server failed: {type(exc).__name__}",
+                        "code": "server_error"})
+        resp.status_code = 500
+        return resp
+
+
+# -- helpers ---------------------------------------------------------------------------
+def token() -> str | None:
+    auth = request.headers.get("Authorization", "")
+    if auth:
+        scheme, _, value = auth.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise Refused("the Authorization header must be 'Bearer <token>'",
+                          code="bad_token", status=401)
+        return value.strip()
+    return request.args.get("token") or None
+
+
+def body() -> dict[str, Any]:
+    """The JSON object of the request; raises ``Refused`` (400) on anything else."""
+    raw = request.get_data(cache=True)  # raises 413 beyond MAX_CONTENT_LENGTH
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise Refused(f"the body is not valid JSON: {exc}", code="malformed_json",
+                      status=400) from None
+    if not isinstance(data, dict):
+        raise Refused(f"the body must be a JSON object, got {type(data).__name__}",
+                      code="malformed_json", status=400)
+    return data
+
+
+def table_and_viewer(table_id: str, *, allow: tuple[str, ...] | None = None,
+                     need_token: bool = False) -> tuple[Table, Viewer]:
+    table = services(current_app).tables.get(table_id)
+    tok = token()
+    if need_token and tok is None:
+        raise Refused("this needs a token (Authorization: Bearer <token>)",
+                      code="missing_token", status=401)
+    viewer = table.viewer_for(tok)
+    if allow is not None and viewer.role not in allow:
+        who = "the public" if viewer.role == "public" else f"a {viewer.role} token"
+        raise Refused(f"{who} cannot do this; it needs a {' or '.join(allow)} token",
+                      code="not_allowed", status=403)
+    return table, viewer
+
+
+def join_url(table: Table, seat: int) -> str:
+    base = (current_app.config["PUBLIC_URL"] or request.host_url).rstrip("/")
+    tok = table.config["seat_tokens"][seat - 1]
+    return f"{base}/t/{table.id}/seat/{seat}?token={tok}"
+
+
+def page_urls(table: Table) -> dict[str, str]:
+    base = (current_app.config["PUBLIC_URL"] or request.host_url).rstrip("/")
+    return {"table": f"{base}/t/{table.id}",
+            "referee": f"{base}/t/{table.id}/referee?token={table.config['host_token']}"}
+
+
+def changed(table: Table, extra: dict[str, Any] | None = None,
+            viewer: Viewer = HOST, status: int = 200) -> Response:
+    services(current_app).broker.publish(table.id, table.version)
+    snap = table.snapshot(viewer)
+    out = {"version": snap["version"], **(extra or {}), "view": snap["view"]}
+    if viewer.role != "host" and "ruling" in out:
+        # A seat reads the ruling in the words of its own view (never another's secret).
+        out["ruling"] = snap["view"].get("ruling", "")
+    resp = jsonify(out)
+    resp.status_code = status
+    return resp
+
+
+# -- games -----------------------------------------------------------------------------
+@bp.get("/games")
+def games() -> Response:
+    svc = services(current_app)
+    runs = svc.runs.all()
+    out = []
+    for name in GAMES:
+        try:
+            rules = find_rules(name)
+        except ImportError:  # a game whose engine is not installed yet
+            continue
+        out.append({
+            "game": name, "title": rules.title, "min_players": rules.min_players,
+            "max_players": rules.max_players, "options": [o.describe() for o in rules.options],
+            "zones": list(rules.zones),
+            "runs": [{"run": r.run_id, "cards": len(r.cards), "created": r.created}
+                     for r in reversed(runs) if r.game == name],
+        })
+    return jsonify({"games": out})
+
+
+@bp.get("/games/<game>/faces")
+def faces(game: str) -> Response:
+    if game not in GAMES:
+        raise errors.UnknownGame(f"no game called {game!r}; the games are {', '.join(GAMES)}")
+    deck = load_deck(game)
+    return jsonify({"game": game, "title": deck.title, "faces": {
+        f.id: {"name": f.name, "kind": f.kind, "deck": f.deck, "element": f.element,
+               "number": f.number, "text": f.text}
+        for f in deck.faces}})
+
+
+# -- tables ----------------------------------------------------------------------------
+@bp.get("/tables")
+def list_tables() -> Response:
+    tables = services(current_app).tables.all()
+    return jsonify({"tables": [
+        {"table": t.id, "game": t.game, "title": t.rules.title, "players": t.players,
+         "version": t.version, "finished": bool(t.match.state.finished), "created": t.created}
+        for t in tables]})
+
+
+@bp.post("/tables")
+def create_table() -> tuple[Response, int]:
+    data = body()
+    if "game" not in data or "players" not in data:
+        raise errors.BadSetup('a table needs "game" and "players"')
+    table = services(current_app).tables.create(
+        data["game"], data["players"], data.get("options"), data.get("runs"),
+        data.get("timer", 0))
+    return jsonify({
+        "table": table.id,
+        "version": table.version,
+        "game": table.game,
+        "runs": table.config["runs"],
+        "options": table.config["options"],
+        "host_token": table.config["host_token"],
+        "camera_token": table.config["camera_token"],
+        "seats": [{"seat": i, "name": name, "token": table.config["seat_tokens"][i - 1],
+                   "join_url": join_url(table, i)}
+                  for i, name in enumerate(table.players, start=1)],
+        "urls": page_urls(table),
+    }), 201
+
+
+@bp.get("/tables/<table_id>")
+def get_table(table_id: str) -> Response:
+    table, viewer = table_and_viewer(table_id)
+    return Response(table.snapshot_json(viewer), mimetype="application/json")
+
+
+@bp.get("/tables/<table_id>/cards")
+def table_cards(table_id: str) -> Response:
+    table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)
+    return jsonify({"version": table.version, "cards": table.cards()})
+
+
+@bp.get("/tables/<table_id>/seats")
+def table_seats(table_id: str) -> Response:
+    table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)
+    return jsonify({"version": table.version, "urls": page_urls(table), "seats": [
+        {"seat": i, "name": n, "join_url": join_url(table, i)}
+        for i, n in enumerate(table.players, start=1)]})
+
+
+def _owned_zone(zone: str, seat: int) -> bool:
+    return zone.rsplit(":", 1)[-1] == str(seat) and ":" in zone
+
+
+@bp.post("/tables/<table_id>/scans")
+def scan(table_id: str) -> Response:
+    table, viewer = table_and_viewer(table_id, allow=("camera", "host", "seat"),
+                                     need_token=True)
+    try:
+        data = body()
+        scan_id = data.get("scan_id")
+        if scan_id is not None and (not isinstance(scan_id, str) or not 0 < len(scan_id) <= 100):
+            raise errors.MalformedEvent(
+                f"scan_id must be text of 1-100 characters, got {scan_id!r}")
+        if scan_id is not None and scan_id in table.scans:
+            status, original = table.scans[scan_id]
+            resp = jsonify({**original, "repeat": True, "version": table.version})
+            resp.status_code = status
+            return resp
+        payload, zone = data.get("payload"), data.get("zone")
+        if not isinstance(payload, str) or not payload:
+            raise errors.MalformedPayload(f'a scan needs "payload" text, got {payload!r}')
+        if not isinstance(zone, str) or not zone:
+            raise errors.MalformedEvent(f'a scan needs a "zone" like "seat:1", got {zone!r}')
+        if viewer.role == "seat" and not _owned_zone(zone, viewer.seat or 0):
+            raise Refused(f"seat {viewer.seat} can only show cards in its own zones, "
+                          f"not {zone!r}", code="wrong_seat", status=403)
+        card = table.book.resolve(payload, table.game)
+        event: dict[str, Any] = {"type": "scan", "card": card.serial, "zone": zone}
+        if data.get("override") is True:
+            if viewer.role != "host":
+                raise Refused("only the referee can override a refusal", code="not_allowed",
+                              status=403)
+            event["override"] = True
+        result = {"card": card.serial, "face": card.face.id, "name": card.face.name,
+                  "zone": zone}
+
+        def respond(new: list[Any]) -> dict[str, Any]:
+            return {**result, "version": table.version, "ruling": new[0].ruling}
+
+        new = table.play(services(current_app).store, event, viewer,
+                         version=data.get("version"), scan_id=scan_id, respond=respond)
+    except errors.CompanionError as exc:
+        return refusal(exc, table)
+    return changed(table, respond(new), viewer)
+
+
+@bp.post("/tables/<table_id>/actions")
+def action(table_id: str) -> Response:
+    table, viewer = table_and_viewer(table_id, allow=("host", "seat"), need_token=True)
+    try:
+        data = body()
+        event = event_from_body(data, viewer, table.players)
+        if isinstance(event.get("card"), str) and event.get("type") == "scan":
+            event["card"] = table.resolve_card(event["card"])
+        new = table.play(services(current_app).store, event, viewer,
+                         version=data.get("version"))
+    except errors.CompanionError as exc:
+        return refusal(exc, table)
+    return changed(table, {"ruling": new[0].ruling if new else "",
+                           "events": [r.body for r in new]}, viewer)
+
+
+@bp.post("/tables/<table_id>/undo")
+def undo(table_id: str) -> Response:
+    table, viewer = table_and_viewer(table_id, allow=("host",), need_token=True)
+    try:
+        data = body()
+        rec = table.undo(services(current_app).store, viewer, version=data.get("version"))
+    except errors.CompanionError as exc:
+        return refusal(exc, table)
+    return changed(table, {"undone": rec.body["said"]["host"], "voided": rec.body["voids"]})
+
+
+@bp.post("/tables/<table_id>/timer")
+def timer(table_id: str) -> Response:
+    table, viewer = table_and_viewer(table_id, allow=("host",), need_token=True)
+    try:
+        data = body()
+        table.set_timer(services(current_app).store, data.get("seconds"), viewer,
+                        version=data.get("version"))
+    except errors.CompanionError as exc:
+        return refusal(exc, table)
+    return changed(table, {"timer": table.timer()})
+
+
+@bp.get("/tables/<table_id>/events")
+def events(table_id: str) -> Response:
+    """Server-Sent Events: ``id:`` is the version, ``data:`` the viewer's snapshot.
+
+    A reconnecting EventSource sends ``Last-Event-ID``; if the table has moved on since,
+    the current snapshot comes at once (the snapshot is the whole state, so nothing is
+    missed), otherwise the stream waits for the next change.
+    """
+    table, viewer = table_and_viewer(table_id)
+    svc = services(current_app)
+    ping = float(current_app.config["SSE_PING"])
+    retry = int(current_app.config["SSE_RETRY_MS"])
+    last_raw = request.headers.get("Last-Event-ID") or request.args.get("last")
+    try:
+        last = int(last_raw) if last_raw is not None else None
+    except ValueError:
+        last = None
+    sub = svc.broker.subscribe(table.id)
+
+    def stream() -> Iterator[str]:
+        try:
+            yield f"retry: {retry}\n\n"
+            sent = last
+            v, text = table.versioned_snapshot(viewer)
+            if sent != v:
+                yield f"id: {v}\nevent: table\ndata: {text}\n\n"
+                sent = v
+            while not sub.closed:
+                version = sub.wait(ping)
+                if sub.closed:
+                    break
+                if version is None:
+                    yield ": ping\n\n"
+                    continue
+                v, text = table.versioned_snapshot(viewer)
+                if v == sent:
+                    continue
+                sent = v
+                yield f"id: {v}\nevent: table\ndata: {text}\n\n"
+        finally:
+            sub.close()
+
+    resp = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp

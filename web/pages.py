@@ -1,0 +1,82 @@
+"""HTML pages: the lobby, a seat page per phone, the referee page, the big-screen table.
+
+Pages are small server-rendered shells; ``static/app.js`` fills them from the same JSON the
+API serves and keeps them live through one EventSource each. Everything is served from
+this server (no CDN): the table's Wi-Fi may have no internet.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, current_app, render_template, request
+
+from companion.errors import CompanionError
+from web import services
+from web.api import join_url, page_urls
+from web.qr import svg
+from web.tables import Refused, Table
+
+bp = Blueprint("pages", __name__)
+
+
+def _table(table_id: str) -> Table:
+    try:
+        return services(current_app).tables.get(table_id)
+    except Refused:
+        abort(404, f"There is no table {table_id!r} on this server.")
+
+
+def _role(table: Table, want: str, seat: int | None = None) -> str:
+    tok = request.args.get("token") or ""
+    try:
+        viewer = table.viewer_for(tok) if tok else None
+    except CompanionError:
+        viewer = None
+    if viewer is None or viewer.role != want or (seat is not None and viewer.seat != seat):
+        abort(403, "This link's token does not open this page. Ask the host for your "
+                   "seat's QR code.")
+    return tok
+
+
+def _qr_svg(text: str) -> str:
+    return svg(text).replace('width="', 'data-w="').replace('height="', 'data-h="', 1)
+
+
+@bp.get("/")
+def index() -> str:
+    tables = services(current_app).tables.all()
+    return render_template("index.html", tables=sorted(tables, key=lambda t: -t.created))
+
+
+@bp.get("/t/<table_id>")
+def table_page(table_id: str) -> str:
+    table = _table(table_id)
+    return render_template("table.html", table=table, role="public", token="", seat=None)
+
+
+@bp.get("/t/<table_id>/seat/<int:seat>")
+def seat_page(table_id: str, seat: int) -> str:
+    table = _table(table_id)
+    token = _role(table, "seat", seat)
+    return render_template("seat.html", table=table, role="seat", token=token, seat=seat,
+                           name=table.players[seat - 1])
+
+
+@bp.get("/t/<table_id>/referee")
+def referee_page(table_id: str) -> str:
+    table = _table(table_id)
+    token = _role(table, "host")
+    seats = [{"seat": i, "name": n, "url": join_url(table, i),
+              "qr": _qr_svg(join_url(table, i))}
+             for i, n in enumerate(table.players, start=1)]
+    return render_template("referee.html", table=table, role="host", token=token, seat=None,
+                           seats=seats, urls=page_urls(table),
+                           camera_token=table.config["camera_token"])
+
+
+@bp.get("/t/<table_id>/seat/<int:seat>/qr.svg")
+def seat_qr(table_id: str, seat: int) -> Response:
+    table = _table(table_id)
+    _role(table, "host")
+    if not 1 <= seat <= len(table.players):
+        abort(404)
+    return Response(svg(join_url(table, seat)), mimetype="image/svg+xml")

@@ -1,0 +1,429 @@
+// Table Companion: live table, seat and referee pages. No build step, no dependencies.
+// Everything is drawn from the table's JSON snapshot (GET /api/tables/<id>, then SSE).
+"use strict";
+
+const C = window.COMPANION;
+let snap = null;        // the latest snapshot
+let faces = {};         // face id -> {name, element, number, kind, deck}
+let cards = {};         // serial -> {face, name} (referee only)
+let clockSkew = 0;      // server time - local time, seconds
+
+// ---- tiny DOM helpers --------------------------------------------------------------
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+const $ = (id) => document.getElementById(id);
+function setText(id, text) { const el = $(id); if (el) el.textContent = text || ""; }
+function show(id, on) { const el = $(id); if (el) el.hidden = !on; }
+
+// ---- API ---------------------------------------------------------------------------
+async function api(method, path, body) {
+  const headers = {"Accept": "application/json"};
+  if (C.token) headers["Authorization"] = "Bearer " + C.token;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let resp;
+  try {
+    resp = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  } catch (e) {
+    return {ok: false, status: 0, data: {error: "The server cannot be reached. Is the Wi-Fi on?"}};
+  }
+  let data = {};
+  try { data = await resp.json(); } catch (e) { data = {error: resp.statusText}; }
+  return {ok: resp.ok, status: resp.status, data};
+}
+const tablePath = (rest) => `/api/tables/${encodeURIComponent(C.table)}${rest || ""}`;
+
+let noticeTimer = null;
+function notice(text, kind) {
+  const el = $("notice");
+  if (!el) return;
+  el.textContent = text;
+  el.className = "notice " + (kind || "info");
+  el.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 9000 : 4000);
+}
+
+async function send(path, body) {
+  const r = await api("POST", tablePath(path), body);
+  if (!r.ok) {
+    notice(r.data.error || `Refused (${r.status})`, "error");
+    if (r.data.code === "stale_version") refresh();
+  } else if (r.data.undone) {
+    notice("Undone: " + r.data.undone, "info");
+  }
+  return r;
+}
+
+// ---- names and cards ---------------------------------------------------------------
+function playerName(seat) {
+  const n = Number(seat);
+  if (Number.isInteger(n) && n >= 1 && n <= C.players.length) return C.players[n - 1];
+  return String(seat);
+}
+function seatLabel(seat) {
+  const n = Number(seat);
+  if (Number.isInteger(n) && n >= 1 && n <= C.players.length) return `${C.players[n - 1]}`;
+  return String(seat);
+}
+function humanKey(k) {
+  if (/^\d+$/.test(k) && Number(k) >= 1 && Number(k) <= C.players.length) return seatLabel(k);
+  return k.replace(/_/g, " ");
+}
+const SERIAL = /^[0-9A-Z]{4}-[0-9A-Z]{3}$/;
+function cardChip(text) {
+  let face = faces[text];
+  let label = face ? face.name : text;
+  let title = face ? face.text || "" : "";
+  if (!face && SERIAL.test(text) && cards[text]) {
+    face = faces[cards[text].face];
+    label = `${cards[text].name} · ${text}`;
+  }
+  if (!face) return null;
+  const cls = ["chip", "card"];
+  if (face.element) cls.push("el-" + face.element);
+  if (face.kind) cls.push("kind-" + face.kind);
+  return h("span", {class: cls.join(" "), title}, label);
+}
+
+// ---- generic view rendering --------------------------------------------------------
+function value(v, key) {
+  if (v === null || v === undefined) return h("span", {class: "muted"}, "—");
+  if (typeof v === "boolean") return h("span", {}, v ? "yes" : "no");
+  if (typeof v === "number") return h("span", {class: "num"}, String(v));
+  if (typeof v === "string") {
+    const chip = cardChip(v);
+    if (chip) return chip;
+    if (/seat|winner|turn|player|leader|bidder/i.test(key || "") && /^\d+$/.test(v)) return h("span", {}, seatLabel(v));
+    return h("span", {}, v);
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) return h("span", {class: "muted"}, "none");
+    if (v.every((x) => x === null || typeof x !== "object")) {
+      const seatish = /seat|winner|challenge|out|players|order|eliminat/i.test(key || "");
+      return h("span", {class: "chips"}, v.map((x) => {
+        if (seatish && Number.isInteger(x)) return h("span", {class: "chip"}, seatLabel(x));
+        return cardChip(String(x)) || h("span", {class: "chip"}, String(x));
+      }));
+    }
+    if (v.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
+      const cols = [...new Set(v.flatMap((x) => Object.keys(x)))];
+      return h("table", {class: "grid"},
+        h("thead", {}, h("tr", {}, cols.map((c) => h("th", {}, humanKey(c))))),
+        h("tbody", {}, v.map((row) => h("tr", {}, cols.map((c) => h("td", {}, value(row[c], c)))))));
+    }
+    return h("span", {class: "chips"}, v.map((x) => value(x, key)));
+  }
+  return dl(v, key);
+}
+function dl(obj, parentKey) {
+  const seatKeys = Object.keys(obj).length > 0 && Object.keys(obj).every((k) => /^\d+$/.test(k));
+  return h("dl", {class: "kv" + (seatKeys ? " seats" : "")},
+    Object.entries(obj).flatMap(([k, v]) => [
+      h("dt", {}, humanKey(k)), h("dd", {}, value(v, seatKeys ? parentKey : k))]));
+}
+const SKIP = new Set(["prompt", "ruling"]);
+function renderView(view) {
+  const el = $("view");
+  if (!el) return;
+  const rest = {};
+  for (const [k, v] of Object.entries(view || {})) if (!SKIP.has(k)) rest[k] = v;
+  el.replaceChildren(dl(rest, ""));
+}
+
+// ---- game panels: the figures people look at first ---------------------------------
+function stat(label, v, cls) {
+  return h("div", {class: "stat " + (cls || "")}, h("div", {class: "stat-v"}, v), h("div", {class: "stat-l"}, label));
+}
+function perSeat(obj) {
+  // {"1": 12, "2": 9} or [12, 9] -> [[seat, value]...]
+  if (Array.isArray(obj)) return obj.map((v, i) => [i + 1, v]);
+  if (obj && typeof obj === "object") return Object.entries(obj).map(([k, v]) => [Number(k), v]);
+  return [];
+}
+function seatRow(label, obj, opts) {
+  const rows = perSeat(obj);
+  if (!rows.length) return null;
+  const max = Math.max(1, ...rows.map(([, v]) => (typeof v === "number" ? v : 0)));
+  return h("div", {class: "seat-bars"}, h("h3", {}, label), rows.map(([s, v]) =>
+    h("div", {class: "seat-bar" + ((opts && opts.hot && opts.hot.includes(s)) ? " hot" : "") +
+      ((opts && opts.out && opts.out.includes(s)) ? " out" : "") + (s === C.seat ? " me" : "")},
+      h("span", {class: "who"}, seatLabel(s)),
+      typeof v === "number" ? h("span", {class: "bar"}, h("span", {style: `width:${Math.round(100 * v / max)}%`})) : null,
+      h("span", {class: "num"}, typeof v === "object" ? value(v, "seat") : String(v)))));
+}
+function cardRow(label, list, note) {
+  return h("div", {class: "cardrow"}, h("h3", {}, label, note ? h("small", {}, " " + note) : null),
+    (list && list.length) ? h("div", {class: "chips big"}, list.map((x) => cardChip(String(x)) || h("span", {class: "chip"}, String(x))))
+      : h("p", {class: "muted"}, "empty"));
+}
+const PANELS = {
+  wuxing(v) {
+    const ch = v.challenge || [];
+    const kids = [];
+    if (ch.length === 2) kids.push(h("div", {class: "challenge"}, h("b", {}, seatLabel(ch[0])), h("span", {}, " challenges "), h("b", {}, seatLabel(ch[1]))));
+    kids.push(h("div", {class: "stats"},
+      stat("in the pot", (v.pot || []).length),
+      stat("in the Void", v.void ?? "—", "void"),
+      stat("Universe cards left", v.universe_left ?? "—")));
+    kids.push(cardRow("Pot", v.pot, "bottom → top"));
+    kids.push(seatRow("Cards in each deck", v.decks, {hot: ch, out: v.out || []}));
+    return kids;
+  },
+  godnum(v) {
+    return [h("div", {class: "stats"},
+      stat("target", v.target ?? "—"), stat("divine number", v.divine_number ?? v.divine ?? v.total ?? "—"),
+      stat("attribute", v.attribute ?? "—")),
+      seatRow("Karma", v.karma), v.eliminated ? h("p", {}, "Eliminated: ", value(v.eliminated, "eliminated")) : null];
+  },
+  shrine(v) {
+    return [h("div", {class: "stats"},
+      stat("standing bid", v.bid ?? v.standing_bid ?? "—"), stat("pool", v.pool ?? "—")),
+      v.lot ? cardRow("Lot", Array.isArray(v.lot) ? v.lot : [v.lot]) : null,
+      seatRow("Oinks", v.oinks), seatRow("Influence", v.influence)];
+  },
+  mountains(v) {
+    return [seatRow("HP", v.hp), v.piles ? h("div", {}, h("h3", {}, "Piles"), value(v.piles, "piles")) : null];
+  },
+  gemcomplete(v) {
+    return [h("div", {class: "stats"}, stat("deck", v.deck ?? v.deck_left ?? "—")),
+      seatRow("Hand", v.hands ?? v.hand_counts), seatRow("Discards", v.discards)];
+  },
+};
+function renderPanel(s) {
+  const el = $("panel");
+  const fn = PANELS[s.game];
+  let kids = [];
+  try { kids = fn ? fn(s.view || {}).filter(Boolean) : []; } catch (e) { kids = []; }
+  el.replaceChildren(...kids);
+  el.hidden = kids.length === 0;
+}
+
+// ---- actions: forms and buttons from Rules.actions ---------------------------------
+function fieldInput(f) {
+  const name = f.name;
+  if (f.kind === "int") {
+    return h("label", {}, f.label || name, h("input", {type: "number", name, min: f.min, max: f.max, value: f.default ?? f.min ?? 0, required: true}));
+  }
+  if (f.kind === "choice") {
+    return h("label", {}, f.label || name, h("select", {name}, (f.choices || []).map((c) => h("option", {value: JSON.stringify(c.value), title: c.why || ""}, c.label ?? String(c.value)))));
+  }
+  if (f.kind === "choices") {
+    return h("fieldset", {class: "choices", "data-name": name, "data-count": f.count ?? ""},
+      h("legend", {}, (f.label || name) + (f.count ? ` (choose ${f.count})` : "")),
+      (f.choices || []).map((c) => h("label", {class: "check", title: c.why || ""},
+        h("input", {type: "checkbox", value: JSON.stringify(c.value)}), c.label ?? String(c.value))));
+  }
+  if (f.kind === "card") {
+    return h("label", {}, (f.label || name) + (f.zone ? ` (${f.zone})` : ""),
+      h("input", {type: "text", name, list: "card-list", placeholder: "card serial or code text", required: true, "data-zone": f.zone || ""}));
+  }
+  return h("label", {}, f.label || name, h("input", {type: "text", name, maxlength: 200}));
+}
+function collect(form, a) {
+  const body = {type: a.type};
+  if (a.seat !== null && a.seat !== undefined) body.seat = a.seat;
+  for (const f of a.fields || []) {
+    if (f.kind === "choices") {
+      const box = form.querySelector(`fieldset[data-name="${CSS.escape(f.name)}"]`);
+      body[f.name] = [...box.querySelectorAll("input:checked")].map((i) => JSON.parse(i.value));
+      continue;
+    }
+    const input = form.elements[f.name];
+    if (!input) continue;
+    if (f.kind === "int") body[f.name] = parseInt(input.value, 10);
+    else if (f.kind === "choice") body[f.name] = JSON.parse(input.value);
+    else body[f.name] = input.value.trim();
+    if (f.kind === "card" && f.zone && !(a.fields || []).some((g) => g.name === "zone") && body.zone === undefined) body.zone = f.zone;
+  }
+  body.version = snap.version;
+  return body;
+}
+function actionBox(a) {
+  const who = (C.role === "host" && a.seat) ? h("span", {class: "for"}, "for " + seatLabel(a.seat)) : null;
+  const rule = a.rule ? h("span", {class: "rule"}, a.rule) : null;
+  const fields = a.fields || [];
+  const post = async (body, btn) => {
+    if (btn) btn.disabled = true;
+    const r = await send("/actions", body);
+    if (btn) btn.disabled = false;
+    return r;
+  };
+  // One choice and nothing else: one button per choice, one tap to play.
+  if (fields.length === 1 && fields[0].kind === "choice" && (fields[0].choices || []).length <= 12) {
+    const f = fields[0];
+    return h("div", {class: "action"}, h("div", {class: "action-head"}, a.label, who, rule),
+      h("div", {class: "buttons"}, f.choices.map((c) => h("button", {type: "button", title: c.why || "",
+        "data-action": a.type, "data-value": JSON.stringify(c.value),
+        onclick: (ev) => { const body = {type: a.type, [f.name]: c.value, version: snap.version};
+          if (a.seat !== null && a.seat !== undefined) body.seat = a.seat; post(body, ev.currentTarget); }},
+        c.label ?? String(c.value)))));
+  }
+  const form = h("form", {class: "action", "data-action": a.type},
+    h("div", {class: "action-head"}, a.label, who, rule),
+    fields.map(fieldInput),
+    h("button", {type: "submit"}, fields.length ? "Send" : a.label));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = collect(form, a);
+    const r = await post(body, form.querySelector("button[type=submit]"));
+    if (r.ok) form.reset();
+  });
+  return form;
+}
+function renderActions(s) {
+  const el = $("actions");
+  if (!el) return;
+  const list = s.actions || [];
+  if (!list.length) {
+    el.replaceChildren(h("p", {class: "muted"}, s.finished ? "The game is over." : "Nothing to do right now."));
+    return;
+  }
+  // Keep a half-typed form if nothing about the actions changed.
+  const sig = JSON.stringify(list);
+  if (el.dataset.sig === sig) return;
+  el.dataset.sig = sig;
+  el.replaceChildren(...list.map(actionBox));
+}
+
+// ---- referee extras ----------------------------------------------------------------
+function when(t) {
+  const d = new Date(t * 1000);
+  return d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+}
+function whoLabel(who) {
+  if (who.startsWith("seat:")) return seatLabel(who.slice(5));
+  return {host: "referee", camera: "camera", companion: "companion"}[who] || who;
+}
+function renderLog(s) {
+  const el = $("log");
+  if (!el || !s.log) return;
+  el.replaceChildren(...s.log.slice().reverse().map((r) =>
+    h("tr", {class: r.voided ? "voided" : r.kind},
+      h("td", {class: "num"}, r.seq), h("td", {}, when(r.time)), h("td", {}, whoLabel(r.who)),
+      h("td", {}, h("span", {class: "what"}, r.ruling || r.event.type),
+        r.voided ? h("small", {class: "tag"}, ` undone by #${r.voided_by}`) : null,
+        r.kind === "event" ? h("code", {class: "ev"}, JSON.stringify(r.event)) : null))));
+  const undo = $("undo");
+  if (undo) {
+    undo.disabled = !s.can_undo;
+    undo.dataset.armed = "";
+    undo.textContent = s.can_undo ? "Undo: " + s.can_undo : "Nothing to undo";
+  }
+  const zone = $("scan-zone");
+  if (zone && zone.dataset.sig !== JSON.stringify(s.zones)) {
+    zone.dataset.sig = JSON.stringify(s.zones);
+    zone.replaceChildren(...(s.zones || []).map((z) => {
+      const m = /^(\w+):(\d+)$/.exec(z);
+      return h("option", {value: z}, m ? `${m[1]} of ${seatLabel(m[2])} (${z})` : z);
+    }));
+  }
+}
+function setupReferee() {
+  const undo = $("undo");
+  if (undo) undo.addEventListener("click", async () => {
+    if (!undo.dataset.armed) {  // two taps: an undo cannot be redone
+      undo.dataset.armed = "1";
+      undo.textContent = "Tap again to undo: " + (snap.can_undo || "");
+      setTimeout(() => { if (undo.dataset.armed) { undo.dataset.armed = ""; if (snap) renderLog(snap); } }, 4000);
+      return;
+    }
+    undo.dataset.armed = "";
+    undo.disabled = true;
+    await send("/undo", {version: snap.version});
+  });
+  const sf = $("scan-form");
+  if (sf) sf.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = {type: "scan", card: $("scan-card").value.trim(), zone: $("scan-zone").value, version: snap.version};
+    if ($("scan-override").checked) body.override = true;
+    const r = await send("/actions", body);
+    if (r.ok) { $("scan-card").value = ""; $("scan-override").checked = false; notice(r.data.ruling || "Card entered.", "ok"); }
+  });
+  const tf = $("timer-form");
+  if (tf) tf.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    await send("/timer", {seconds: parseInt($("timer-seconds").value || "0", 10), version: snap.version});
+  });
+  api("GET", tablePath("/cards")).then((r) => {
+    if (!r.ok) return;
+    const list = $("card-list");
+    for (const c of r.data.cards) {
+      cards[c.serial] = c;
+      list.append(h("option", {value: c.serial}, `${c.name} (${c.deck})`));
+    }
+    if (snap) render(snap);
+  });
+}
+
+// ---- timer -------------------------------------------------------------------------
+function tickTimer() {
+  const el = $("timer");
+  if (!el) return;
+  const t = snap && snap.timer;
+  if (!t || snap.finished) { el.hidden = true; return; }
+  const left = t.deadline - (Date.now() / 1000 + clockSkew);
+  el.hidden = false;
+  const s = Math.max(0, Math.ceil(left));
+  el.textContent = left > 0 ? `⏱ ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : "⏱ time!";
+  el.className = "timer" + (left <= 0 ? " over" : left <= 10 ? " soon" : "");
+}
+
+// ---- render everything ---------------------------------------------------------------
+function render(s) {
+  if (snap && s.version < snap.version) return;  // an older answer arriving late
+  snap = s;
+  if (s.now) clockSkew = s.now - Date.now() / 1000;
+  const v = s.view || {};
+  setText("version", "v" + s.version);
+  setText("prompt", v.prompt || (s.finished ? "The game is over." : ""));
+  setText("ruling", v.ruling || "");
+  const w = $("winner");
+  if (w) {
+    w.hidden = !s.finished;
+    if (s.finished) w.textContent = s.winners.length ? "Winner: " + s.winners.map(playerName).join(" and ") : "The game is over: no winner.";
+  }
+  show("undone", !!s.undone);
+  setText("undone", s.undone ? "Undone: " + s.undone : "");
+  renderPanel(s);
+  renderView(v);
+  renderActions(s);
+  renderLog(s);
+  tickTimer();
+  document.body.dataset.version = String(s.version);
+}
+
+async function refresh() {
+  const r = await api("GET", tablePath(""));
+  if (r.ok) render(r.data);
+}
+
+function connect() {
+  const q = C.token ? `?token=${encodeURIComponent(C.token)}` : "";
+  const es = new EventSource(tablePath("/events") + q);
+  const live = $("live");
+  es.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
+  es.addEventListener("error", () => { live.textContent = "reconnecting…"; live.className = "live off"; });
+  es.addEventListener("table", (e) => render(JSON.parse(e.data)));
+}
+
+async function main() {
+  const r = await api("GET", `/api/games/${encodeURIComponent(C.game)}/faces`);
+  if (r.ok) faces = r.data.faces;
+  if (C.role === "host") setupReferee();
+  connect();
+  setInterval(tickTimer, 250);
+}
+main();
