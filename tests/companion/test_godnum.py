@@ -1,0 +1,479 @@
+"""God Num rules engine: one test (at least) per ruling GN-1..GN-11, the GN-6 worked example,
+refusals that change nothing, and random-game properties (C-1, C-3)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import companion_cli
+from companion.cards import load_deck
+from companion.engine import OUT, POT, Match
+from companion.errors import (
+    BadSetup,
+    CardNotAvailable,
+    CompanionError,
+    GameOver,
+    IllegalPlay,
+    OutOfTurn,
+)
+from companion.games.godnum import RULES, GodNumState
+from companion.registry import build_setup, new_match
+from companion.runs import new_run
+from companion.simulate import play_random
+
+NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay"]
+
+
+def table(players: int = 4, target: int = 60, first: int = 1,
+          **options: Any) -> Match[GodNumState]:
+    if not 30 <= target <= 60:
+        options = {"target_min": target, "target_max": target, **options}
+    m: Match[GodNumState] = new_match("godnum", NAMES[:players], options or None,
+                                      rng=random.Random(3))
+    m.apply({"type": "target", "value": target})
+    m.apply({"type": "starting_player", "value": first})
+    return m
+
+
+def card(m: Match[GodNumState], seat: int, face_suffix: str) -> str:
+    """A not-yet-seen serial of ``seat``'s legion whose face id ends with ``face_suffix``."""
+    for s in sorted(m.state.legion(seat).unseen):
+        if m.state.cards[s].id.endswith("-" + face_suffix):
+            return s
+    raise LookupError(face_suffix)
+
+
+def play(m: Match[GodNumState], seat: int, face_suffix: str) -> GodNumState:
+    return m.apply({"type": "play", "seat": seat, "card": card(m, seat, face_suffix)})
+
+
+def refused(m: Match[GodNumState], event: dict[str, Any], error: type[Exception],
+            rule: str | None) -> CompanionError:
+    before, n = m.state, len(m.events)
+    with pytest.raises(error) as info:
+        m.apply(event)
+    assert m.state is before and len(m.events) == n
+    exc = info.value
+    assert isinstance(exc, CompanionError)
+    if rule is not None:
+        assert exc.rule == rule, str(exc)
+    return exc
+
+
+# ----------------------------------------------------------------- GN-1 rooms
+
+
+def test_gn1_karma_limit_option_default_and_range() -> None:
+    assert table().state.options["karma_limit"] == 5
+    assert table(karma_limit=20).state.options["karma_limit"] == 20
+    for bad in (0, 21):
+        with pytest.raises(BadSetup, match="karma_limit"):
+            new_match("godnum", NAMES[:3], {"karma_limit": bad})
+
+
+def test_gn1_two_to_six_players() -> None:
+    for n in (1, 7):
+        with pytest.raises(BadSetup, match="2-6 players"):
+            RULES.configure(["P"] * n if n == 1 else [f"P{i}" for i in range(n)], None)
+    assert len(table(6).state.legions) == 6
+
+
+# ----------------------------------------------------------------- GN-2 legions
+
+
+def test_gn2_seats_bound_to_legions_in_order_and_six_players_print_one_twice() -> None:
+    order = list(load_deck("godnum").decks)
+    assert order[0] == "legion-metal-water" and len(order) == 5
+    assert RULES.sets_needed(3) == {order[0]: 1, order[1]: 1, order[2]: 1}
+    assert RULES.sets_needed(6) == {order[0]: 2, **{d: 1 for d in order[1:]}}
+    m = table(6)
+    assert [lg.deck for lg in m.state.legions] == [*order, order[0]]
+    assert all(len(lg.unseen) == 36 for lg in m.state.legions)
+    assert m.state.legion(1).unseen.isdisjoint(m.state.legion(6).unseen)
+    view = RULES.view(m.state, None)
+    assert view["seats"][2]["legion_name"] == "Wood-Fire Legion"
+
+
+def test_gn2_card_of_another_seats_legion_refused_c1() -> None:
+    m = table(3)
+    foreign = sorted(m.state.legion(2).unseen)[0]
+    exc = refused(m, {"type": "play", "seat": 1, "card": foreign}, CardNotAvailable, "C-1")
+    assert repr(foreign) in str(exc) and "Ben" in str(exc)
+
+
+def test_gn2_unplayed_legions_start_out_of_the_game() -> None:
+    run = new_run(load_deck("godnum"), rng=random.Random(1))  # all five legions, one set each
+    m = Match(RULES, build_setup("godnum", NAMES[:2], None, [run]))
+    places = RULES.places(m.state)
+    assert len(places) == 5 * 36
+    assert sorted(set(places.values())) == [OUT, "unknown:1", "unknown:2"]
+    assert sum(1 for p in places.values() if p == OUT) == 3 * 36
+    wood_fire = next(c.serial for c in run.cards if c.face.deck == "legion-wood-fire")
+    m.apply({"type": "target", "value": 40})
+    m.apply({"type": "starting_player", "value": 1})
+    refused(m, {"type": "play", "seat": 1, "card": wood_fire}, CardNotAvailable, "C-1")
+
+
+# ----------------------------------------------------------------- GN-3 function cards
+
+
+def test_gn3_chaos_makes_attributeless_and_keeps_number() -> None:
+    m = table(3)
+    play(m, 1, "water-4")
+    play(m, 2, "chaos")
+    assert m.state.attribute is None and m.state.divine_number == 4
+    # Attributeless: any number card, even one that Water would forbid.
+    play(m, 3, "wood-1")
+    assert m.state.divine_number == 5
+
+
+def test_gn3_reverse_reverses_turn_order() -> None:
+    m = table(4)
+    play(m, 1, "reverse")
+    assert m.state.direction == -1 and m.state.turn == 4
+
+
+def test_gn3_skip_next_player_loses_turn() -> None:
+    m = table(4)
+    play(m, 1, "skip")
+    assert m.state.turn == 3
+    assert "Ben loses their turn" in m.state.ruling
+
+
+def test_gn3_cleanse_removes_one_own_karma_not_below_zero() -> None:
+    m = table(2)
+    play(m, 1, "cleanse")
+    assert m.state.legion(1).karma == 0
+    two = sorted(m.state.legion(2).unseen)[:2]
+    m.apply({"type": "discard", "seat": 2, "cards": two})
+    assert m.state.legion(2).karma == 2
+    play(m, 1, "metal-3")
+    play(m, 2, "cleanse")
+    assert m.state.legion(2).karma == 1
+    assert m.state.divine_number == 3  # function cards do not change the number
+
+
+# ----------------------------------------------------------------- GN-4 start
+
+
+def test_gn4_target_and_starting_player_are_chance_events() -> None:
+    m: Match[GodNumState] = new_match("godnum", NAMES[:3], {"target_min": 40, "target_max": 45})
+    with pytest.raises(IllegalPlay, match="not drawn"):
+        m.apply({"type": "play", "seat": 1, "card": sorted(m.state.legion(1).unseen)[0]})
+    made = m.settle(random.Random(9))
+    assert [e["type"] for e in made] == ["target", "starting_player"]
+    assert 40 <= (m.state.target or 0) <= 45
+    assert m.state.turn == made[1]["value"]
+    assert all(lg.hand_count == 5 and lg.deck_count == 31 for lg in m.state.legions)
+    assert m.state.divine_number == 0 and m.state.attribute is None
+    refused(m, {"type": "target", "value": 41}, IllegalPlay, "GN-4")
+
+
+def test_gn4_target_outside_range_refused() -> None:
+    m: Match[GodNumState] = new_match("godnum", NAMES[:2])
+    refused(m, {"type": "target", "value": 61}, CompanionError, "GN-4")
+    with pytest.raises(BadSetup, match="GN-4"):
+        new_match("godnum", NAMES[:2], {"target_min": 50, "target_max": 40})
+
+
+# ----------------------------------------------------------------- GN-5 turn
+
+
+def test_gn5_play_one_then_draw_back_to_five() -> None:
+    m = table(2)
+    play(m, 1, "metal-2")
+    lg = m.state.legion(1)
+    assert (lg.hand_count, lg.deck_count) == (5, 30)
+    assert m.state.turn == 2
+
+
+def test_gn5_discard_several_then_draw_back_up() -> None:
+    m = table(2)
+    three = sorted(m.state.legion(1).unseen)[:3]
+    m.apply({"type": "discard", "seat": 1, "cards": three})
+    lg = m.state.legion(1)
+    assert (lg.hand_count, lg.deck_count, lg.karma) == (5, 28, 3)
+    assert m.state.turn == 2
+
+
+def test_gn5_out_of_turn_refused() -> None:
+    m = table(3)
+    exc = refused(m, {"type": "play", "seat": 2, "card": card(m, 2, "water-1")}, OutOfTurn,
+                  "GN-5")
+    assert "Ana's turn" in str(exc)
+
+
+def test_gn5_camera_void_discards_then_end_turn_and_no_play_after_discarding() -> None:
+    m = table(2)
+    c1, c2 = sorted(m.state.legion(1).unseen)[:2]
+    m.apply({"type": "scan", "card": c1, "zone": "void"})
+    assert m.state.turn == 1 and m.state.discarding
+    refused(m, {"type": "play", "seat": 1, "card": c2}, IllegalPlay, "GN-5")
+    m.apply({"type": "scan", "card": c2, "zone": "void"})
+    m.apply({"type": "end_turn", "seat": 1})
+    assert m.state.turn == 2 and m.state.legion(1).karma == 2
+    assert m.state.legion(1).hand_count == 5
+
+
+# ----------------------------------------------------------------- GN-6 legality
+
+
+def fire5() -> Match[GodNumState]:
+    """Dee (Fire-Earth legion) opens with Fire 5: current Fire 5."""
+    m = table(4, first=4)
+    play(m, 4, "fire-5")
+    assert (m.state.attribute, m.state.last_number, m.state.turn) == ("fire", 5, 1)
+    return m
+
+
+def test_gn6_worked_example_current_fire_5() -> None:
+    """GN-6: current Fire 5: any Water; no Wood; Fire 6-10; Earth or Metal 5."""
+    state = fire5().state
+    allowed = set()
+    for face in load_deck("godnum").faces:
+        if face.kind == "number" and RULES.check_card(state, face)[0]:
+            allowed.add((face.element, face.number))
+    expected = ({("water", n) for n in range(1, 11)} | {("fire", n) for n in range(6, 11)}
+                | {("earth", 5), ("metal", 5)})
+    assert allowed == expected
+
+
+def test_gn6_legal_cards_lists_reasons_for_the_current_player() -> None:
+    m = fire5()
+    serials = [card(m, 1, "water-1"), card(m, 1, "metal-5"), card(m, 1, "metal-6"),
+               card(m, 1, "skip")]
+    rows = RULES.legal_cards(m.state, 1, serials)
+    assert [ok for _, ok, _ in rows] == [True, True, False, True]
+    assert "needs exactly 5" in rows[2][2] and "GN-6" in rows[2][2]
+    faces = RULES.legal_cards(m.state, 1, ["mw-water-9", "wf-wood-3"])
+    assert faces[0][1] and not faces[1][1]
+    # Not Ben's turn: every card is refused with the reason.
+    assert all(not ok and "turn" in why for _, ok, why in RULES.legal_cards(m.state, 2, serials))
+    legal = RULES.view(m.state, 1)["legal"]
+    assert {r["value"]: r["ok"] for r in legal}["mw-metal-6"] is False
+    hints = RULES.actions(m.state, 1)[0]["fields"][0]["hints"]
+    assert {h["value"] for h in hints if h["ok"]} >= {"mw-metal-5", "mw-water-1", "mw-chaos"}
+
+
+def test_gn6_illegal_card_refused_with_reason_and_nothing_changes() -> None:
+    m = fire5()
+    bad = card(m, 1, "metal-6")
+    exc = refused(m, {"type": "play", "seat": 1, "card": bad}, IllegalPlay, "GN-6")
+    assert repr(bad) in str(exc) and "Fire 5" in str(exc)
+    m.apply({"type": "play", "seat": 1, "card": card(m, 1, "metal-5")})
+    assert m.state.divine_number == 10
+    # Current Metal 5. Ben (Water-Wood): Metal generates Water and Metal overcomes Wood, so
+    # both need exactly 5.
+    refused(m, {"type": "play", "seat": 2, "card": card(m, 2, "water-7")}, IllegalPlay, "GN-6")
+    refused(m, {"type": "play", "seat": 2, "card": card(m, 2, "wood-7")}, IllegalPlay, "GN-6")
+
+
+def test_gn6_generating_attribute_never_playable() -> None:
+    m = table(2, first=2)
+    play(m, 2, "water-1")  # Ben: Water-Wood legion
+    # Metal generates Water: never, not even Metal 1 on Water 1.
+    exc = refused(m, {"type": "play", "seat": 1, "card": card(m, 1, "metal-1")}, IllegalPlay,
+                  "GN-6")
+    assert "Metal generates Water" in str(exc)
+    play(m, 1, "water-3")  # same attribute, higher
+    assert m.state.divine_number == 4
+
+
+# ----------------------------------------------------------------- GN-7, GN-8, GN-11
+
+
+def test_gn7_exact_target_wins() -> None:
+    m = table(2, target=12)
+    play(m, 1, "metal-2")
+    play(m, 2, "wood-2")  # Metal overcomes Wood... Wood on Metal: exactly 2
+    play(m, 1, "metal-8")
+    assert m.state.finished and m.state.winners == (1,)
+    assert "wins" in m.state.ruling
+    refused(m, {"type": "play", "seat": 2, "card": card(m, 2, "wood-9")}, GameOver, "GN-11")
+
+
+def test_gn8_revert_and_stand() -> None:
+    for mode in ("revert", "stand"):
+        m = table(3, target=8, bust=mode)
+        play(m, 1, "metal-3")
+        play(m, 2, "chaos")
+        play(m, 3, "fire-9")  # attributeless: anything; 3 + 9 = 12 > 8
+        assert m.state.legion(3).eliminated and m.state.busts == 1
+        places = RULES.places(m.state)
+        bust = m.events[-1]["card"]
+        if mode == "revert":
+            assert m.state.divine_number == 3 and places[bust] == OUT
+        else:
+            assert m.state.divine_number == 12 and places[bust] == POT
+        assert all(places[s] == OUT for s in m.state.owner if m.state.owner[s] == 3
+                   and places[s] != POT)
+        assert m.state.turn == 1
+
+
+def test_gn11_last_player_standing_wins() -> None:
+    m = table(2, target=50, karma_limit=2)
+    play(m, 1, "metal-1")
+    m.apply({"type": "discard", "seat": 2, "cards": sorted(m.state.legion(2).unseen)[:2]})
+    assert m.state.finished and m.state.winners == (1,)
+    assert "last legion standing" in m.state.ruling
+
+
+# ----------------------------------------------------------------- GN-9 karma
+
+
+def test_gn9_discards_are_karma_out_of_game_and_limit_eliminates() -> None:
+    m = table(3, karma_limit=3)
+    first = sorted(m.state.legion(1).unseen)[:2]
+    m.apply({"type": "discard", "seat": 1, "cards": first})
+    assert all(RULES.places(m.state)[c] == OUT for c in first)
+    play(m, 2, "water-1")
+    play(m, 3, "wood-1")  # Water generates Wood -> exactly 1
+    more = [c for c in sorted(m.state.legion(1).unseen)][:1]
+    m.apply({"type": "discard", "seat": 1, "cards": more})
+    assert m.state.legion(1).eliminated and not m.state.finished
+    assert m.state.turn == 2
+    assert all(RULES.places(m.state)[c] == OUT for c in m.state.owner if m.state.owner[c] == 1)
+    refused(m, {"type": "play", "seat": 1, "card": more[0]}, OutOfTurn, "GN-11")
+
+
+def test_gn9_discarding_more_than_the_hand_refused() -> None:
+    m = table(2)
+    six = sorted(m.state.legion(1).unseen)[:6]
+    refused(m, {"type": "discard", "seat": 1, "cards": six}, IllegalPlay, "GN-5")
+
+
+# ----------------------------------------------------------------- GN-10 empty deck
+
+
+def test_gn10_empty_deck_reshuffles_own_played_cards_not_discards() -> None:
+    m = table(2, target=60)
+    play(m, 1, "metal-1")
+    play(m, 2, "chaos")
+    play(m, 1, "metal-2")
+    play(m, 2, "chaos")
+    state = m.state
+    lg = state.legion(1)
+    # Pretend Ana's deck ran out: keep five unseen cards (her hand), the rest are gone.
+    hand = frozenset(sorted(lg.unseen)[:5])
+    gone = lg.unseen - hand
+    state = replace(state, out=state.out | gone)
+    legions = list(state.legions)
+    legions[0] = replace(lg, unseen=hand, deck_count=0, hand_count=5)
+    state = replace(state, legions=tuple(legions))
+    played = [c for c in state.pile if state.owner[c] == 1]
+    assert len(played) == 2
+    chaos = next(c for c in hand if state.cards[c].kind == "function"
+                 or state.cards[c].number is not None)
+    after = RULES.apply(state, {"type": "play", "seat": 1, "card": chaos})
+    lg1 = after.legion(1)
+    assert lg1.hand_count == 5
+    assert set(played) <= lg1.unseen  # her played cards are her new deck
+    assert lg1.deck_count == len(played) - 1
+    assert "shuffles" in after.ruling and "GN-10" in after.ruling
+
+
+def test_gn10_nothing_to_reshuffle_draws_nothing_and_empty_hand_passes() -> None:
+    m = table(2)
+    state = m.state
+    lg = state.legion(1)
+    keep = sorted(lg.unseen)[:1]
+    legions = list(state.legions)
+    legions[0] = replace(lg, unseen=frozenset(keep), deck_count=0, hand_count=1)
+    state = replace(state, legions=tuple(legions), out=state.out | (lg.unseen - set(keep)))
+    face = state.cards[keep[0]]
+    if not RULES.check_card(state, face)[0]:  # pragma: no cover - attributeless start
+        raise AssertionError
+    state = RULES.apply(state, {"type": "play", "seat": 1, "card": keep[0]})
+    if state.finished:  # pragma: no cover
+        return
+    assert state.legion(1).hand_count == 0 and "no draw" in state.ruling
+    state = RULES.apply(state, {"type": "discard", "seat": 2,
+                                "cards": sorted(state.legion(2).unseen)[:1]})
+    assert RULES.actions(state, 1) == [{"type": "pass", "label": "Pass (no cards)", "seat": 1,
+                                        "fields": [], "rule": "GN-10"}]
+    state = RULES.apply(state, {"type": "pass", "seat": 1})
+    assert state.turn == 2
+
+
+# ----------------------------------------------------------------- C-1 override, views
+
+
+def test_c1_replayed_card_refused_and_referee_override_logged() -> None:
+    m = table(2)
+    c = card(m, 1, "metal-4")
+    m.apply({"type": "play", "seat": 1, "card": c})
+    play(m, 2, "chaos")
+    exc = refused(m, {"type": "play", "seat": 1, "card": c}, CardNotAvailable, "C-1")
+    assert "already played" in str(exc)
+    m.apply({"type": "play", "seat": 1, "card": c, "override": True})
+    assert m.events[-1]["override"] is True and m.state.pile[-1] == c
+    assert m.state.divine_number == 8
+
+
+def test_views_are_json_and_show_prompt_and_ruling() -> None:
+    m = table(3)
+    for seat in (None, 1, 2):
+        v = RULES.view(m.state, seat)
+        json.dumps(v)
+        assert "Ana" in v["prompt"] and v["ruling"]
+    ref = RULES.referee_view(m.state)
+    json.dumps(ref)
+    assert len(ref["places"]) == 3 * 36
+    assert RULES.actions(m.state, 2) == []
+    assert [a["type"] for a in RULES.actions(m.state, 1)] == ["play", "discard"]
+
+
+# ----------------------------------------------------------------- properties
+
+
+def check_conservation(m: Match[GodNumState]) -> None:
+    s = m.state
+    places = RULES.places(s)
+    assert set(places) == set(m.setup.cards)
+    groups = [s.out, frozenset(s.pile), *[lg.unseen for lg in s.legions]]
+    assert sum(len(g) for g in groups) == len(m.setup.cards)  # each card in exactly one place
+    for lg in s.legions:
+        assert len(lg.unseen) == lg.deck_count + lg.hand_count
+        assert 0 <= lg.hand_count <= 5
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6),
+       bust=st.sampled_from(["revert", "stand"]))
+def test_random_games_conserve_cards_replay_and_terminate(seed: int, players: int,
+                                                          bust: str) -> None:
+    out = play_random("godnum", players, random.Random(seed), {"bust": bust})
+    assert out.finished and len(out.match.state.winners) == 1
+    check_conservation(out.match)
+    assert out.match.replay() == out.match.state
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), cut=st.floats(0, 1))
+def test_undo_after_apply_restores_previous_state(seed: int, cut: float) -> None:
+    out = play_random("godnum", 3, random.Random(seed))
+    events = out.match.events
+    k = int(cut * (len(events) - 1))
+    m = Match(RULES, out.match.setup, events[:k])
+    before = m.state
+    m.apply(events[k])
+    check_conservation(m)
+    m.undo()
+    assert m.state == before and len(m.events) == k
+
+
+def test_cli_simulate_godnum(capsys: pytest.CaptureFixture[str]) -> None:
+    code = companion_cli.main(["simulate", "godnum", "--players", "4", "--games", "20",
+                               "--seed", "1"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["unfinished"] == 0 and summary["games"] == 20
+    assert sum(summary["wins_per_seat"].values()) == 20
+    assert summary["mean_per_game"]["adjudications"] > 0
