@@ -261,3 +261,55 @@ def load_board(name: str = "mountains") -> Board:
         path = resources.files("companion") / "data" / "boards" / f"{name}.json"
         _CACHE[name] = parse_board(json.loads(path.read_text(encoding="utf-8")))
     return _CACHE[name]
+
+
+def reachable(board: Board, start: str, steps: int) -> frozenset[str]:
+    """Every tile a token on ``start`` can end on after exactly ``steps`` steps (MR-5).
+
+    A step goes to an orthogonal neighbour, never against a one-way arrow, and a move never
+    enters the same tile twice (nor its starting tile). These are the tiles the token lands
+    on; a stairs entrance among them then sends the token on to its exit. Raises
+    ``KeyError`` for an unknown tile.
+    """
+    board.tile(start)
+    if steps <= 0:
+        return frozenset()
+    found: set[str] = set()
+    path: set[str] = {start}
+    cands = _candidates(board)
+
+    def walk(pos: str, left: int) -> None:
+        if left == 0:
+            found.add(pos)
+            return
+        # Exact pruning: only tiles within ``left`` grid steps with the right parity can end
+        # this walk (the grid is bipartite); if all of them are found or on the path, stop.
+        lk = left if left <= _MAX_STEPS else _MAX_STEPS - (left - _MAX_STEPS) % 2
+        if all(t in found or t in path for t in cands[pos][lk]):
+            return
+        for n in board.steps(pos):
+            if n not in path:
+                path.add(n)
+                walk(n, left - 1)
+                path.discard(n)
+
+    walk(start, steps)
+    return frozenset(found)
+
+
+_CANDS: dict[int, dict[str, dict[int, tuple[str, ...]]]] = {}
+_MAX_STEPS = 40
+
+
+def _candidates(board: Board) -> dict[str, dict[int, tuple[str, ...]]]:
+    key = id(board)
+    if key not in _CANDS:
+        table: dict[str, dict[int, tuple[str, ...]]] = {}
+        for a in board.tiles:
+            table[a] = {
+                left: tuple(b for b in board.tiles
+                            if (d := board.distance(a, b)) <= left and (left - d) % 2 == 0)
+                for left in range(_MAX_STEPS + 1)
+            }
+        _CANDS[key] = table
+    return _CANDS[key]

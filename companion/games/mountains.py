@@ -1,0 +1,972 @@
+"""The Classic of Mountains & Rivers (seed 003, rulings MR-1..MR-11): the rules engine.
+
+A board game for 2-4 players: move your token over a 9 x 9 board (``mountains_board``),
+draw weapons, challenge and chance cards from the tiles you land on, attack with weapons
+and skills (``mountains_skills``), and be the last one standing.
+
+Phases: ``order`` (everyone rolls a die for the pick order, ties re-roll, MR-3), ``pick``
+(in that order each player blindly draws a character card and shows it in their seat zone),
+``corner`` (the first picker chooses the start corner, MR-2), ``play``, ``over``.
+
+Events (every event by a seat carries ``"seat"``; ``dice`` may be given as ``"dice": [a, b]``
+or as ``"die": a`` with ``"die2": b``; every die is 1-6):
+
+* ``{"type": "roll", "seat", "dice"}``: a die roll (MR-11). Pick-order rolls, the movement
+  roll (one die; two in the final showdown, MR-5) and the die of a skill 1 (Qing Luan,
+  Ling Yu). With option ``dice: "companion"`` the companion makes these events itself
+  (``Rules.chance``, marked ``"by": "companion"``, C-4).
+* ``{"type": "scan", "card": SERIAL, "zone": "seat:<n>", "override"?: true}``: a card drawn
+  and shown by seat n (C-6): a character pick, or a weapon, challenge or chance card the
+  table is waiting for. A card that is not in its pile is refused (C-1) unless overridden.
+* ``{"type": "corner", "seat", "corner": "A1"|"I1"|"I9"|"A9"}``: the start corner (MR-2).
+* ``{"type": "move", "seat", "to": TILE}``: move the token to a reachable tile (MR-5); the
+  tile activates (MR-6).
+* ``{"type": "attack", "seat", "strikes": [{"card": SERIAL, "target": SEAT}, ...]}``: one or
+  two weapons, each on a target in its range (MR-7). Also ``card``/``target`` (and
+  ``card2``/``target2``) as flat fields.
+* ``{"type": "skill", "seat", "skill": "basic"|"1"|"2"|"3", ...}``: parameters
+  ``target``, ``card``, ``tile``, ``add`` as the skill needs (``mountains_skills``, MR-8).
+* ``{"type": "result", "winner": SEAT, "loser": SEAT}``: who won the challenge mini-game;
+  one of them is the player who drew the card (MR-9). ``seat`` is optional.
+* ``{"type": "discard", "seat", "card"}``: the weapon a seat discards (a chance or
+  challenge penalty). ``{"type": "take", "seat", "card"}``: the weapon a seat takes from
+  the loser of a challenge.
+* ``{"type": "end", "seat"}``: end the turn; only after movement (MR-4).
+
+View keys (``view``): ``game``, ``phase``, ``dice_mode``, ``you``, ``players`` (seat, name,
+character, element, hp, alive, tile, weapons [card, name, element, attack, range, usable],
+effects), ``board`` (``mountains_board.Board.describe``), ``start``, ``end``, ``turn``,
+``turn_no``, ``actions_left`` (movement, attack, skill), ``roll``, ``move_options`` (step
+counts allowed), ``reachable`` ([{tile, to}] for the player whose turn it is), ``showdown``,
+``piles`` (counts per pile and discard pile), ``pending`` (what the table waits for),
+``order_rolls``, ``pick_order``, ``prompt``, ``ruling``, ``finished``, ``winners``.
+``referee_view`` adds ``places`` (every serial) and ``counts``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from companion.engine import (
+    OUT,
+    Event,
+    JSONDict,
+    Option,
+    Rules,
+    Setup,
+    event_type,
+    require,
+    seat_zone,
+)
+from companion.errors import (
+    BadSetup,
+    CardNotAvailable,
+    GameOver,
+    IllegalPlay,
+    MalformedEvent,
+    OutOfTurn,
+    UnknownCard,
+)
+from companion.games import mountains_skills as skills
+from companion.games.mountains_board import load_board, reachable
+from companion.games.mountains_state import (
+    DECKS,
+    START_HP,
+    MountainsState,
+    Pending,
+    Player,
+    apply_effect,
+    begin_turn,
+    bump,
+    change_hp,
+    defeat_and_finish,
+    discard,
+    draw,
+    hit,
+    move_card,
+    next_seat,
+    pile,
+    seat_place,
+    set_player,
+)
+
+__all__ = ["RULES", "MountainsRules", "MountainsState", "move_steps", "reachable_moves"]
+
+
+# -- derived facts ------------------------------------------------------------------------
+def order_needs(s: MountainsState) -> list[int]:
+    """Seats that must roll for the pick order now (MR-3): everyone, then tied players.
+
+    A seat must roll while another seat's rolls begin with the same numbers as all of its
+    own (a tie not yet broken).
+    """
+    rolls = s.order_rolls
+    out = []
+    for i, mine in enumerate(rolls):
+        if any(j != i and other[: len(mine)] == mine for j, other in enumerate(rolls)):
+            out.append(i + 1)
+    return out
+
+
+def move_steps(s: MountainsState) -> tuple[int, ...]:
+    """Step counts the current player may move this turn (MR-5, MR-8).
+
+    One die: that number. Final showdown (two dice): either die or their sum. Qing Luan's
+    skill 1 adds a die to choose from. Bonuses (Qing Luan basic, Tailwind) add to each.
+    """
+    if not s.roll:
+        return ()
+    base = set(s.roll) | set(s.extra_dice)
+    if len(s.roll) == 2:
+        base.add(sum(s.roll))
+    return tuple(sorted({b + s.move_bonus for b in base}))
+
+
+def reachable_moves(s: MountainsState) -> dict[str, str]:
+    """Landing tile -> tile the token ends on (a stairs entrance sends it to its exit)."""
+    tile = s.player(s.turn).tile if s.turn else None
+    if tile is None or s.moved:
+        return {}
+    out: dict[str, str] = {}
+    for n in move_steps(s):
+        for t in reachable(s.board, tile, n):
+            out[t] = s.board.tile(t).exit or t
+    return dict(sorted(out.items()))
+
+
+def weapon_range(s: MountainsState, serial: str) -> int:
+    r = int(s.face(serial).attrs["range"])
+    return 2 * r if s.double_range else r
+
+
+def weapon_damage(s: MountainsState, seat: int, serial: str) -> int:
+    """Attack, +1 if the weapon's element is the attacker's own (MR-7), +2 if boosted."""
+    f = s.face(serial)
+    dmg = int(f.attrs["attack"])
+    if f.element == s.player(seat).element:
+        dmg += 1
+    if s.boosted == serial:
+        dmg += 2
+    return dmg
+
+
+def targets_in_range(s: MountainsState, seat: int, serial: str) -> list[int]:
+    me = s.player(seat).tile
+    if me is None:
+        return []
+    out = []
+    for x in s.living:
+        t = s.player(x).tile
+        if x != seat and t is not None and s.board.distance(me, t) <= weapon_range(s, serial):
+            out.append(x)
+    return out
+
+
+def usable_weapons(s: MountainsState, seat: int) -> list[str]:
+    return [w for w in s.player(seat).weapons if w not in s.fresh]
+
+
+def _dice(event: Event, count: int) -> tuple[int, ...]:
+    if "dice" in event:
+        raw = event["dice"]
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            raw = [raw]
+        if not isinstance(raw, list):
+            raise MalformedEvent(f"'dice' must be a list of numbers, got {raw!r}")
+    else:
+        raw = [require(event, "die", int)]
+        if "die2" in event:
+            raw.append(require(event, "die2", int))
+    if len(raw) != count:
+        raise IllegalPlay(f"this roll is {count} {'die' if count == 1 else 'dice'}, "
+                          f"got {raw!r}", rule="MR-11")
+    for d in raw:
+        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
+            raise IllegalPlay(f"a die shows 1-6, not {d!r}", rule="MR-11")
+    return tuple(raw)
+
+
+def _seat(s: MountainsState, event: Event) -> int:
+    seat = require(event, "seat", int)
+    if not 1 <= seat <= len(s.players):
+        raise MalformedEvent(f"there is no seat {seat!r} at this table")
+    return int(seat)
+
+
+def _strikes(event: Event) -> list[tuple[str, int]]:
+    if "strikes" in event:
+        raw = require(event, "strikes", list)
+        out = []
+        for st in raw:
+            if not isinstance(st, Mapping):
+                raise MalformedEvent(f"a strike must be {{card, target}}, got {st!r}")
+            out.append((str(require(st, "card", str)), int(require(st, "target", int))))
+        return out
+    out = [(str(require(event, "card", str)), int(require(event, "target", int)))]
+    if event.get("card2"):
+        out.append((str(require(event, "card2", str)), int(require(event, "target2", int))))
+    return out
+
+
+class MountainsRules(Rules[MountainsState]):
+    """The Classic of Mountains & Rivers: MR-1..MR-11."""
+
+    id: ClassVar[str] = "mountains"
+    title: ClassVar[str] = "The Classic of Mountains & Rivers"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("dice", "physical", "MR-11",
+               "physical: players roll real dice and enter them; companion: the companion "
+               "rolls", choices=("physical", "companion")),
+    )
+    zones: ClassVar[tuple[str, ...]] = ("seat:<n>",)
+
+    # -- start ----------------------------------------------------------------------------
+    def start(self, setup: Setup) -> MountainsState:
+        if not self.min_players <= len(setup.players) <= self.max_players:
+            raise BadSetup(f"{self.title} takes 2-4 players, got {len(setup.players)}")
+        board = load_board()
+        places: dict[str, str] = {}
+        have = dict.fromkeys(DECKS, 0)
+        for serial, face in sorted(setup.cards.items()):
+            if face.deck not in have:
+                raise BadSetup(f"card {serial!r} is of an unknown deck {face.deck!r}")
+            first_set = min((v for k, v in setup.sets.items()
+                             if setup.cards[k].deck == face.deck), default=0)
+            if setup.sets.get(serial, first_set) != first_set:
+                places[serial] = OUT  # one printed set of each deck plays
+                continue
+            places[serial] = pile(face.deck)
+            have[face.deck] += 1
+        if have["character"] < len(setup.players):
+            raise BadSetup(f"{len(setup.players)} players need {len(setup.players)} character "
+                           f"cards; the print runs hold {have['character']}")
+        players = tuple(Player(i, n) for i, n in enumerate(setup.players, 1))
+        return MountainsState(
+            board=board,
+            faces=dict(setup.cards),
+            dice_mode=str(setup.options.get("dice", "physical")),
+            players=players,
+            places=places,
+            order_rolls=tuple(() for _ in players),
+        )
+
+    # -- apply ----------------------------------------------------------------------------
+    def apply(self, state: MountainsState, event: Event) -> MountainsState:
+        kind = event_type(event)
+        if state.finished:
+            raise GameOver(f"the game is over; {kind!r} is not accepted")
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            raise MalformedEvent(f"unknown event type {kind!r}; expected one of "
+                                 f"{sorted(_HANDLERS)}")
+        before = state.living
+        s, text = handler(state, event)
+        if s.phase == "play":
+            s, fell = defeat_and_finish(s, before)
+            if fell:
+                text = f"{text}. {fell}"
+        return replace(s, ruling=_sentence(text))
+
+    # -- chance (C-4, MR-11) --------------------------------------------------------------
+    def chance(self, state: MountainsState, rng: random.Random) -> Event | None:
+        if state.dice_mode != "companion" or state.finished:
+            return None
+        due = _roll_due(state)
+        if due is None:
+            return None
+        seat, count = due
+        return {"type": "roll", "seat": seat, "dice": [rng.randint(1, 6) for _ in range(count)],
+                "by": "companion"}
+
+    # -- random legal play ----------------------------------------------------------------
+    def random_play(self, state: MountainsState, rng: random.Random) -> Event | None:
+        return _random_play(self, state, rng)
+
+    # -- views ----------------------------------------------------------------------------
+    def view(self, state: MountainsState, seat: int | None) -> JSONDict:
+        return _view(state, seat)
+
+    def referee_view(self, state: MountainsState) -> JSONDict:
+        v = _view(state, None)
+        v["places"] = dict(sorted(state.places.items()))
+        v["counts"] = dict(state.counts)
+        return v
+
+    def actions(self, state: MountainsState, seat: int | None) -> list[JSONDict]:
+        return _actions(state, seat)
+
+    def places(self, state: MountainsState) -> Mapping[str, str]:
+        return dict(state.places)
+
+    def stats(self, state: MountainsState) -> dict[str, float]:
+        c = dict(state.counts)
+        return {
+            "adjudications": float(c.get("moves", 0) + c.get("attacks", 0) + c.get("skills", 0)),
+            "moves": float(c.get("moves", 0)),
+            "attacks": float(c.get("attacks", 0)),
+            "skills": float(c.get("skills", 0)),
+            "turns": float(state.turn_no),
+            "hp_lost": float(c.get("hp_lost", 0)),
+            "cards_drawn": float(c.get("draws", 0)),
+        }
+
+
+RULES = MountainsRules()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _roll_due(s: MountainsState) -> tuple[int, int] | None:
+    """(seat, number of dice) of the roll the table waits for, if any."""
+    if s.phase == "order":
+        needs = order_needs(s)
+        return (needs[0], 1) if needs else None
+    for p in s.pending:
+        if p.kind == "roll":
+            return (p.seat, p.dice)
+    if s.phase == "play" and not s.pending and not s.moved and not s.roll:
+        return (s.turn, 2 if s.showdown else 1)
+    return None
+
+
+# -- handlers -----------------------------------------------------------------------------
+def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    seat = _seat(s, event)
+    name = s.name(seat)
+    if s.phase == "order":
+        if seat not in order_needs(s):
+            raise OutOfTurn(f"{name} does not roll now; waiting for seats {order_needs(s)}",
+                            rule="MR-3")
+        (d,) = _dice(event, 1)
+        rolls = list(s.order_rolls)
+        rolls[seat - 1] = (*rolls[seat - 1], d)
+        s = replace(s, order_rolls=tuple(rolls))
+        needs = order_needs(s)
+        if needs:
+            tied = any(len(r) > 1 for r in rolls)
+            return s, f"{name} rolls {d}" + (" (tie re-roll)" if tied else "")
+        order = tuple(sorted(range(1, len(rolls) + 1), key=lambda x: rolls[x - 1], reverse=True))
+        s = replace(s, phase="pick", pick_order=order)
+        return s, (f"{name} rolls {d}. Pick order: "
+                   f"{', '.join(s.name(x) for x in order)}; {s.name(order[0])} draws a "
+                   "character card blindly and shows it (MR-3)")
+    pend = next((p for p in s.pending if p.kind == "roll" and p.seat == seat), None)
+    if pend is not None:
+        dice = _dice(event, pend.dice)
+        rest = list(s.pending)
+        rest.remove(pend)
+        s = replace(s, pending=tuple(rest))
+        return skills.resolve_roll(s, pend, dice)
+    if s.phase != "play":
+        raise IllegalPlay(f"no roll is expected during {s.phase!r}", rule="MR-11")
+    _my_turn(s, seat, "roll")
+    if s.pending:
+        raise IllegalPlay(f"first: {_pending_text(s, s.pending[0])}", rule="MR-4")
+    if s.moved:
+        raise IllegalPlay(f"{name} has already used their movement this turn", rule="MR-4")
+    if s.roll:
+        raise IllegalPlay(f"{name} already rolled {list(s.roll)} this turn", rule="MR-5")
+    dice = _dice(event, 2 if s.showdown else 1)
+    s = replace(s, roll=dice)
+    opts = " or ".join(str(n) for n in move_steps(s))
+    how = "final showdown: " if s.showdown else ""
+    steps = "step" if move_steps(s) == (1,) else "steps"
+    return s, f"{how}{name} rolls {' and '.join(map(str, dice))}: move exactly {opts} {steps}"
+
+
+def _my_turn(s: MountainsState, seat: int, what: str) -> None:
+    if s.phase != "play":
+        raise IllegalPlay(f"the game has not started; cannot {what} now", rule="MR-3")
+    if seat != s.turn:
+        raise OutOfTurn(f"it is {s.name(s.turn)}'s turn, not {s.name(seat)}'s ({what})",
+                        rule="MR-4")
+
+
+def _no_pending(s: MountainsState) -> None:
+    if s.pending:
+        raise IllegalPlay(f"first: {_pending_text(s, s.pending[0])}", rule="MR-9")
+
+
+def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    card = str(require(event, "card", str))
+    zone = str(require(event, "zone", str))
+    seat = seat_zone(zone, len(s.players))
+    if seat is None:
+        raise MalformedEvent(f"Mountains & Rivers cards are shown in a seat zone, not {zone!r}")
+    if card not in s.places:
+        raise UnknownCard(f"card {card!r} is not part of this table")
+    face = s.face(card)
+    override = event.get("override") is True
+    if s.phase == "pick":
+        picker = s.pick_order[sum(1 for p in s.players if p.character)]
+        if seat != picker:
+            raise OutOfTurn(f"{s.name(picker)} picks now, not {s.name(seat)}", rule="MR-3")
+        expect = "character"
+    else:
+        pend = next((p for p in s.pending if p.kind == "draw" and p.seat == seat), None)
+        if pend is None:
+            raise IllegalPlay(f"{s.name(seat)} is not drawing a card now ({card!r} in {zone!r})",
+                              rule="MR-6")
+        expect = pend.deck
+    if face.deck != expect:
+        raise CardNotAvailable(f"{card!r} is a {face.deck} card; {s.name(seat)} is drawing a "
+                               f"{expect} card", rule="C-1")
+    where = s.places[card]
+    if where != pile(expect) and not override:
+        raise CardNotAvailable(f"{card!r} ({face.name}) is in {where!r}, not in the {expect} "
+                               "pile", rule="C-1")
+    forced = f" (referee override: it was in {where})" if where != pile(expect) else ""
+    if s.phase == "pick":
+        return _pick(s, seat, card, forced)
+    pend = next(p for p in s.pending if p.kind == "draw" and p.seat == seat)
+    rest = list(s.pending)
+    rest.remove(pend)
+    s = bump(replace(s, pending=tuple(rest)), "draws")
+    name = s.name(seat)
+    if expect == "weapon":
+        if where.startswith("seat:") and where != seat_place(seat):
+            s = move_card(s, card, discard("weapon"))  # off its former owner's row first
+        s = move_card(s, card, seat_place(seat))
+        s = replace(s, fresh=s.fresh | {card})
+        return s, (f"{name} draws {s.weapon_label(card)}{forced}; it cannot be used this "
+                   "turn (MR-7)")
+    if expect == "challenge":
+        s = move_card(s, card, discard("challenge"))
+        s = replace(s, pending=(Pending("result", seat, card=card), *s.pending))
+        return s, (f"{name} draws the challenge {face.name!r}{forced}: {face.text} "
+                   "Enter the winner (MR-9)")
+    s = move_card(s, card, discard("chance"))
+    s, said = apply_effect(s, seat, face.attrs["effect"])
+    return s, f"{name} draws the chance card {face.name!r}{forced}: {'; '.join(said)} (MR-9)"
+
+
+def _pick(s: MountainsState, seat: int, card: str, forced: str) -> tuple[MountainsState, str]:
+    face = s.face(card)
+    s = move_card(s, card, seat_place(seat))
+    s = set_player(s, replace(s.player(seat), character=face.id, element=face.element))
+    text = f"{s.name(seat)} is {face.name} ({face.element}){forced}"
+    left = [p for p in s.players if not p.character]
+    remaining = s.in_place(pile("character"))
+    if len(left) == 1 and len(remaining) == 1:
+        last = left[0].seat
+        f2 = s.face(remaining[0])
+        s = move_card(s, remaining[0], seat_place(last))
+        s = set_player(s, replace(s.player(last), character=f2.id, element=f2.element))
+        text += f"; the last card goes to {s.name(last)}: {f2.name} ({f2.element})"
+        left = []
+    if left:
+        nxt = s.pick_order[len(s.players) - len(left)]
+        return s, f"{text}; {s.name(nxt)} picks next (MR-3)"
+    s = replace(s, phase="corner")
+    first = s.pick_order[0]
+    return s, f"{text}. {s.name(first)} chooses the start corner (MR-2)"
+
+
+def _on_corner(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    seat = _seat(s, event)
+    if s.phase != "corner":
+        raise IllegalPlay("the start corner is chosen once, after the picks", rule="MR-2")
+    first = s.pick_order[0]
+    if seat != first:
+        raise OutOfTurn(f"{s.name(first)} picked first and chooses the corner, not "
+                        f"{s.name(seat)}", rule="MR-2")
+    corner = str(require(event, "corner", str))
+    if corner not in s.board.corners:
+        raise IllegalPlay(f"{corner!r} is not a corner; choose one of "
+                          f"{list(s.board.corners)}", rule="MR-2")
+    end = s.board.opposite(corner)
+    for p in s.players:
+        s = set_player(s, replace(p, tile=corner, hp=START_HP))
+    s = replace(s, phase="play", start=corner, end=end)
+    s, turn = begin_turn(s, first)
+    return s, (f"everyone starts on {corner} with {START_HP} HP; the endpoint is {end} "
+               f"(MR-2). {turn}")
+
+
+def _on_move(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    seat = _seat(s, event)
+    _my_turn(s, seat, "move")
+    _no_pending(s)
+    name = s.name(seat)
+    if s.moved:
+        why = "skips movement this turn" if s.movement_skipped else "has already moved"
+        raise IllegalPlay(f"{name} {why}", rule="MR-4")
+    if not s.roll:
+        raise IllegalPlay(f"{name} must roll for movement first", rule="MR-5")
+    to = str(require(event, "to", str))
+    moves = reachable_moves(s)
+    if to not in moves:
+        steps = " or ".join(str(n) for n in move_steps(s))
+        raise IllegalPlay(
+            f"{to!r} cannot be reached in exactly {steps} steps from "
+            f"{s.player(seat).tile} (no tile twice, never against an arrow); reachable: "
+            f"{', '.join(moves)}", rule="MR-5")
+    final = moves[to]
+    s = set_player(s, replace(s.player(seat), tile=final))
+    s = bump(replace(s, moved=True), "moves")
+    text = f"{name} moves to {to}"
+    if final != to:
+        text += f" and takes the stairs to {final} (MR-5)"
+    s, act = _activate(s, seat, final)
+    return s, f"{text}{': ' + act if act else ''}"
+
+
+def _activate(s: MountainsState, seat: int, tile: str) -> tuple[MountainsState, str]:
+    """The tile a movement step ends on acts (MR-6)."""
+    t = s.board.tile(tile)
+    if t.kind in s.board.tile_hp:
+        s, ch = change_hp(s, seat, s.board.tile_hp[t.kind])
+        return s, f"{t.kind}, {'+' if ch >= 0 else ''}{ch} HP"
+    if t.kind in ("weapon", "challenge", "chance"):
+        s, text = draw(s, seat, t.kind)
+        return s, f"{t.kind} tile: {text}"
+    return s, ""
+
+
+def _on_attack(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    seat = _seat(s, event)
+    _my_turn(s, seat, "attack")
+    _no_pending(s)
+    name = s.name(seat)
+    if s.attacked:
+        raise IllegalPlay(f"{name} has already used their attack this turn", rule="MR-4")
+    strikes = _strikes(event)
+    if not 1 <= len(strikes) <= 2:
+        raise IllegalPlay(f"an attack uses one or two weapons, not {len(strikes)}", rule="MR-7")
+    if len({c for c, _ in strikes}) != len(strikes):
+        raise IllegalPlay("each weapon strikes once per attack", rule="MR-7")
+    damage: dict[int, int] = {}
+    parts = []
+    for card, target in strikes:
+        if card not in s.player(seat).weapons:
+            raise CardNotAvailable(f"{card!r} is not one of {name}'s weapons", rule="C-1")
+        if card in s.fresh:
+            raise IllegalPlay(f"{s.weapon_label(card)} was drawn this turn and cannot be used "
+                              "until a later turn", rule="MR-7")
+        if not 1 <= target <= len(s.players) or not s.player(target).alive or target == seat:
+            raise IllegalPlay(f"target {target!r} is not an opponent in the game", rule="MR-7")
+        me, them = s.player(seat).tile, s.player(target).tile
+        dist = s.board.distance(me, them) if me and them else 1_000
+        if dist > weapon_range(s, card):
+            raise IllegalPlay(f"{s.name(target)} is {dist} tiles away; {s.weapon_label(card)} "
+                              f"reaches {weapon_range(s, card)}", rule="MR-7")
+        dmg = weapon_damage(s, seat, card)
+        damage[target] = damage.get(target, 0) + dmg
+        parts.append(f"{s.face(card).name} hits {s.name(target)} for {dmg}")
+    for card, _ in strikes:
+        s = move_card(s, card, discard("weapon"))
+    s = bump(replace(s, attacked=True), "attacks")
+    s, said = hit(s, seat, damage)
+    return s, f"{name} attacks: {'; '.join(parts)} ({', '.join(said)}); used weapons go to " \
+              "the weapon discard pile (MR-7)"
+
+
+def _on_skill(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    seat = _seat(s, event)
+    _my_turn(s, seat, "use a skill")
+    slot = str(require(event, "skill", str))
+    s, text = skills.use(s, seat, slot, event)
+    return bump(s, "skills"), text
+
+
+def _on_result(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    pend = next((p for p in s.pending if p.kind == "result"), None)
+    if pend is None:
+        raise IllegalPlay("no challenge is being played", rule="MR-9")
+    winner = require(event, "winner", int)
+    loser = require(event, "loser", int)
+    for x in (winner, loser):
+        if not 1 <= x <= len(s.players) or not s.player(x).alive:
+            raise IllegalPlay(f"seat {x!r} is not a player in the game", rule="MR-9")
+    if winner == loser or pend.seat not in (winner, loser):
+        raise IllegalPlay(f"the challenge is between {s.name(pend.seat)} and an opponent; got "
+                          f"winner {winner!r}, loser {loser!r}", rule="MR-9")
+    rest = list(s.pending)
+    rest.remove(pend)
+    s = replace(s, pending=tuple(rest))
+    face = s.face(pend.card)
+    s, w = apply_effect(s, winner, face.attrs["winner"], other=loser)
+    s, lo = apply_effect(s, loser, face.attrs["loser"], other=winner)
+    return s, f"{s.name(winner)} wins {face.name!r}: {'; '.join(w + lo)} (MR-9)"
+
+
+def _on_pick_weapon(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    kind = event_type(event)
+    seat = _seat(s, event)
+    card = str(require(event, "card", str))
+    pend = next((p for p in s.pending if p.kind == kind and p.seat == seat), None)
+    if pend is None:
+        raise IllegalPlay(f"{s.name(seat)} has no weapon to {kind} now", rule="MR-9")
+    owner = seat if kind == "discard" else pend.other
+    if card not in s.player(owner).weapons:
+        raise CardNotAvailable(f"{card!r} is not a weapon of {s.name(owner)}'s", rule="C-1")
+    rest = list(s.pending)
+    rest.remove(pend)
+    s = replace(s, pending=tuple(rest))
+    if kind == "discard":
+        s = move_card(s, card, discard("weapon"))
+        return s, f"{s.name(seat)} discards {s.weapon_label(card)}"
+    s = move_card(s, card, seat_place(seat))
+    return s, f"{s.name(seat)} takes {s.weapon_label(card)} from {s.name(owner)}"
+
+
+def _on_end(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    seat = _seat(s, event)
+    _my_turn(s, seat, "end the turn")
+    _no_pending(s)
+    if not s.moved and not (s.roll and not reachable_moves(s)):
+        raise IllegalPlay(f"{s.name(seat)} must move before ending the turn", rule="MR-4")
+    s, text = begin_turn(s, next_seat(s, seat))
+    return s, f"{s.name(seat)} ends the turn. {text}"
+
+
+_HANDLERS = {
+    "roll": _on_roll,
+    "scan": _on_scan,
+    "corner": _on_corner,
+    "move": _on_move,
+    "attack": _on_attack,
+    "skill": _on_skill,
+    "result": _on_result,
+    "discard": _on_pick_weapon,
+    "take": _on_pick_weapon,
+    "end": _on_end,
+}
+
+
+# -- words --------------------------------------------------------------------------------
+def _pending_text(s: MountainsState, p: Pending) -> str:
+    name = s.name(p.seat)
+    if p.kind == "draw":
+        return f"{name} draws a {p.deck} card and shows it in their seat zone"
+    if p.kind == "result":
+        return f"{name} plays {s.face(p.card).name!r}; enter the winner and the loser"
+    if p.kind == "roll":
+        return f"{name} rolls a die for skill 1"
+    if p.kind == "discard":
+        return f"{name} chooses a weapon to discard"
+    return f"{name} chooses a weapon to take from {s.name(p.other)}"
+
+
+def _prompt(s: MountainsState) -> str:
+    if s.finished:
+        won = " and ".join(s.name(x) for x in s.winners)
+        return f"Game over: {won} {'wins' if len(s.winners) == 1 else 'share the win'}."
+    if s.phase == "order":
+        who = ", ".join(s.name(x) for x in order_needs(s))
+        return f"Roll a die for the pick order: {who}."
+    if s.phase == "pick":
+        picker = s.pick_order[sum(1 for p in s.players if p.character)]
+        return f"{s.name(picker)}: draw a character card blindly and show it."
+    if s.phase == "corner":
+        return f"{s.name(s.pick_order[0])}: choose the start corner."
+    if s.pending:
+        return _pending_text(s, s.pending[0]) + "."
+    name = s.name(s.turn)
+    if not s.moved and not s.roll:
+        dice = "2 dice" if s.showdown else "1 die"
+        return f"{name}: roll for movement ({dice})."
+    if not s.moved:
+        return f"{name}: move exactly {' or '.join(map(str, move_steps(s)))} steps."
+    return f"{name}: attack, use a skill, or end the turn."
+
+
+def _weapon_json(s: MountainsState, serial: str) -> JSONDict:
+    f = s.face(serial)
+    return {"card": serial, "name": f.name, "element": f.element,
+            "attack": f.attrs["attack"], "range": f.attrs["range"],
+            "usable": serial not in s.fresh}
+
+
+def _view(s: MountainsState, seat: int | None) -> JSONDict:
+    players = []
+    for p in s.players:
+        effects = []
+        if p.seat in s.thorns:
+            effects.append("attackers lose 1 HP (Xi Bian skill 1)")
+        if any(o == p.seat for o, _ in s.siphon):
+            effects.append("+1 HP per 2 HP others lose (Xi Bian skill 3)")
+        if p.seat in s.skip_move:
+            effects.append("skips movement next turn")
+        bonus = dict(s.tailwind).get(p.seat, 0)
+        if bonus:
+            effects.append(f"+{bonus} movement next turn")
+        players.append({
+            "seat": p.seat, "name": p.name, "character": p.character,
+            "character_name": next((f.name for f in s.faces.values() if f.id == p.character),
+                                   None),
+            "element": p.element, "hp": p.hp, "alive": p.alive, "tile": p.tile,
+            "weapons": [_weapon_json(s, w) for w in p.weapons], "effects": effects,
+        })
+    piles = {}
+    for d in DECKS:
+        piles[pile(d)] = len(s.in_place(pile(d)))
+        if d != "character":
+            piles[discard(d)] = len(s.in_place(discard(d)))
+    playing = s.phase == "play" and not s.finished
+    return {
+        "game": "mountains",
+        "phase": s.phase,
+        "dice_mode": s.dice_mode,
+        "you": seat,
+        "players": players,
+        "board": s.board.describe(),
+        "start": s.start,
+        "end": s.end,
+        "turn": s.turn if playing else None,
+        "turn_no": s.turn_no,
+        "actions_left": {"movement": not s.moved, "attack": not s.attacked,
+                         "skill": not s.skilled} if playing else None,
+        "roll": list(s.roll),
+        "extra_dice": list(s.extra_dice),
+        "move_bonus": s.move_bonus,
+        "move_options": list(move_steps(s)) if playing else [],
+        "reachable": [{"tile": a, "to": b} for a, b in reachable_moves(s).items()]
+        if playing and not s.pending else [],
+        "showdown": s.showdown,
+        "double_range": s.double_range,
+        "boosted": s.boosted or None,
+        "piles": piles,
+        "pending": [{"kind": p.kind, "seat": p.seat, "deck": p.deck or None,
+                     "text": _pending_text(s, p)} for p in s.pending],
+        "order_rolls": [list(r) for r in s.order_rolls],
+        "pick_order": list(s.pick_order),
+        "prompt": _prompt(s),
+        "ruling": s.ruling,
+        "finished": s.finished,
+        "winners": list(s.winners),
+    }
+
+
+# -- actions ------------------------------------------------------------------------------
+def _die_fields(count: int) -> list[JSONDict]:
+    fields = [{"name": "die", "label": "Die", "kind": "int", "min": 1, "max": 6}]
+    if count == 2:
+        fields.append({"name": "die2", "label": "Second die", "kind": "int", "min": 1, "max": 6})
+    return fields
+
+
+def _seat_choices(s: MountainsState, seats: list[int]) -> list[JSONDict]:
+    return [{"value": x, "label": s.name(x)} for x in seats]
+
+
+def _actions(s: MountainsState, seat: int | None) -> list[JSONDict]:
+    if s.finished:
+        return []
+    seats = [seat] if seat is not None else [p.seat for p in s.players]
+    out: list[JSONDict] = []
+    physical = s.dice_mode == "physical"
+    for x in seats:
+        out.extend(_actions_for(s, x, physical))
+    return out
+
+
+def _actions_for(s: MountainsState, x: int, physical: bool) -> list[JSONDict]:
+    out: list[JSONDict] = []
+    zone = seat_place(x)
+    if s.phase == "order":
+        if physical and x in order_needs(s):
+            out.append({"type": "roll", "label": "Enter your pick-order roll", "seat": x,
+                        "fields": _die_fields(1), "rule": "MR-3"})
+        return out
+    if s.phase == "pick":
+        picker = s.pick_order[sum(1 for p in s.players if p.character)]
+        if x == picker:
+            out.append({"type": "scan", "label": "Draw a character card blindly and show it",
+                        "seat": x, "fields": [{"name": "card", "label": "Character card",
+                                               "kind": "card", "zone": zone}], "rule": "MR-3"})
+        return out
+    if s.phase == "corner":
+        if x == s.pick_order[0]:
+            out.append({"type": "corner", "label": "Choose the start corner", "seat": x,
+                        "fields": [{"name": "corner", "label": "Corner", "kind": "choice",
+                                    "choices": [
+                                        {"value": c, "label": f"{c} (end {s.board.opposite(c)})"}
+                                        for c in s.board.corners]}], "rule": "MR-2"})
+        return out
+    for p in s.pending:
+        if p.seat != x and p.kind != "result":
+            continue
+        if p.kind == "draw":
+            out.append({"type": "scan", "label": f"Draw a {p.deck} card and show it", "seat": x,
+                        "fields": [{"name": "card", "label": f"{p.deck.title()} card",
+                                    "kind": "card", "zone": zone}], "rule": "MR-6"})
+        elif p.kind == "roll" and physical:
+            out.append({"type": "roll", "label": "Enter the die of your skill 1", "seat": x,
+                        "fields": _die_fields(1), "rule": "MR-8"})
+        elif p.kind == "result" and x in s.living:
+            rivals = [y for y in s.living if y != p.seat]
+            everyone = _seat_choices(s, [p.seat, *rivals])
+            out.append({"type": "result", "label": f"Who won {s.face(p.card).name!r}?",
+                        "seat": x, "fields": [
+                            {"name": "winner", "label": "Winner", "kind": "choice",
+                             "choices": everyone},
+                            {"name": "loser", "label": "Loser", "kind": "choice",
+                             "choices": everyone}], "rule": "MR-9"})
+        elif p.kind in ("discard", "take"):
+            owner = x if p.kind == "discard" else p.other
+            out.append({"type": p.kind, "label": "Choose a weapon to " + p.kind, "seat": x,
+                        "fields": [{"name": "card", "label": "Weapon", "kind": "choice",
+                                    "choices": [{"value": w, "label": s.weapon_label(w)}
+                                                for w in s.player(owner).weapons]}],
+                        "rule": "MR-9"})
+    if s.pending or x != s.turn or not s.player(x).alive:
+        return out
+    if not s.moved and not s.roll and physical:
+        out.append({"type": "roll", "label": "Enter your movement roll", "seat": x,
+                    "fields": _die_fields(2 if s.showdown else 1), "rule": "MR-5"})
+    moves = reachable_moves(s)
+    if not s.moved and s.roll:
+        out.append({"type": "move", "label": "Move your token", "seat": x, "fields": [
+            {"name": "to", "label": "Tile", "kind": "choice", "choices": [
+                {"value": a, "label": a if a == b else f"{a} (stairs to {b})"}
+                for a, b in moves.items()]}], "rule": "MR-5"})
+    if not s.attacked:
+        usable = usable_weapons(s, x)
+        if usable:
+            w_choices = []
+            for w in s.player(x).weapons:
+                item: JSONDict = {"value": w, "label": s.weapon_label(w)}
+                if w in s.fresh:
+                    item["why"] = "drawn this turn (MR-7)"
+                elif not targets_in_range(s, x, w):
+                    item["why"] = "no opponent in range (MR-7)"
+                w_choices.append(item)
+            opp = _seat_choices(s, [y for y in s.living if y != x])
+            out.append({"type": "attack", "label": "Attack with one or two weapons", "seat": x,
+                        "fields": [
+                            {"name": "card", "label": "Weapon", "kind": "choice",
+                             "choices": w_choices},
+                            {"name": "target", "label": "Target", "kind": "choice",
+                             "choices": opp},
+                            {"name": "card2", "label": "Second weapon (optional)",
+                             "kind": "choice", "optional": True, "choices": w_choices},
+                            {"name": "target2", "label": "Second target", "kind": "choice",
+                             "optional": True, "choices": opp}], "rule": "MR-7"})
+    for item in skills.skill_choices(s, x):
+        out.append(_skill_action(s, x, item))
+    if s.moved or (s.roll and not moves):
+        out.append({"type": "end", "label": "End your turn", "seat": x, "fields": [],
+                    "rule": "MR-4"})
+    return out
+
+
+def _skill_action(s: MountainsState, x: int, item: JSONDict) -> JSONDict:
+    fields: list[JSONDict] = [{"name": "skill", "label": "Skill", "kind": "choice",
+                               "choices": [item]}]
+    others = [y for y in s.living if y != x]
+    for param in item["params"]:
+        if param in ("other", "any"):
+            who = others if param == "other" else list(s.living)
+            fields.append({"name": "target", "label": "Player", "kind": "choice",
+                           "choices": _seat_choices(s, who)})
+        elif param == "card":
+            owners = [x] if s.player(x).character == "huan" else others
+            fields.append({"name": "card", "label": "Weapon", "kind": "choice", "choices": [
+                {"value": w, "label": f"{s.name(o)}: {s.weapon_label(w)}"}
+                for o in owners for w in s.player(o).weapons]})
+        elif param == "tile":
+            fields.append({"name": "tile", "label": "Tile", "kind": "choice",
+                           "choices": [{"value": t, "label": t} for t in s.board.tiles]})
+        elif param == "add":
+            fields.append({"name": "add", "label": "Add to movement", "kind": "choice",
+                           "choices": [{"value": 1, "label": "+1"}, {"value": 2, "label": "+2"}]})
+    action: JSONDict = {"type": "skill", "label": item["label"], "seat": x, "cost": item["cost"],
+                        "fields": fields, "rule": "MR-8"}
+    if "why" in item:
+        action["why"] = item["why"]
+    return action
+
+
+# -- random legal play (simulations, property tests) ---------------------------------------
+def _random_play(
+    rules: MountainsRules, s: MountainsState, rng: random.Random
+) -> Event | None:
+    if s.finished:
+        return None
+    due = _roll_due(s)
+    if due is not None and (s.phase == "order" or (s.pending and s.pending[0].kind == "roll")):
+        return {"type": "roll", "seat": due[0], "dice": [rng.randint(1, 6) for _ in range(due[1])]}
+    if s.phase == "pick":
+        picker = s.pick_order[sum(1 for p in s.players if p.character)]
+        return {"type": "scan", "card": rng.choice(sorted(s.in_place(pile("character")))),
+                "zone": seat_place(picker)}
+    if s.phase == "corner":
+        return {"type": "corner", "seat": s.pick_order[0], "corner": rng.choice(s.board.corners)}
+    if s.pending:
+        p = s.pending[0]
+        if p.kind == "draw":
+            return {"type": "scan", "card": rng.choice(sorted(s.in_place(pile(p.deck)))),
+                    "zone": seat_place(p.seat)}
+        if p.kind == "result":
+            opp = rng.choice([y for y in s.living if y != p.seat])
+            pair = [p.seat, opp]
+            rng.shuffle(pair)
+            return {"type": "result", "winner": pair[0], "loser": pair[1]}
+        owner = p.seat if p.kind == "discard" else p.other
+        return {"type": p.kind, "seat": p.seat,
+                "card": rng.choice(s.player(owner).weapons)}
+    x = s.turn
+    if due is not None:
+        return {"type": "roll", "seat": x, "dice": [rng.randint(1, 6) for _ in range(due[1])]}
+    # Attack whenever a weapon reaches someone (keeps random games finite), skills sometimes.
+    if not s.attacked and rng.random() < 0.9:
+        strikes: list[JSONDict] = []
+        for w in usable_weapons(s, x):
+            tg = targets_in_range(s, x, w)
+            if tg and len(strikes) < 2:
+                strikes.append({"card": w, "target": rng.choice(tg)})
+        if strikes:
+            return {"type": "attack", "seat": x, "strikes": strikes}
+    if not s.skilled and rng.random() < 0.35:
+        slots = [it["value"] for it in skills.skill_choices(s, x) if "why" not in it]
+        rng.shuffle(slots)
+        for slot in slots:
+            ev = _random_skill(s, x, slot, rng)
+            try:
+                rules.apply(s, ev)
+            except (IllegalPlay, MalformedEvent, CardNotAvailable):
+                continue
+            return ev
+    if not s.moved:
+        moves = reachable_moves(s)
+        if moves:
+            return {"type": "move", "seat": x, "to": rng.choice(sorted(moves))}
+    return {"type": "end", "seat": x}
+
+
+def _random_skill(s: MountainsState, x: int, slot: str, rng: random.Random) -> Event:
+    ev: dict[str, Any] = {"type": "skill", "seat": x, "skill": slot}
+    sk = skills.skill_of(s, x, slot)
+    others = [y for y in s.living if y != x]
+    if "card" in sk.params and "other" in sk.params:
+        armed = [y for y in others if s.player(y).weapons]
+        if armed:
+            t = rng.choice(armed)
+            ev["target"] = t
+            ev["card"] = rng.choice(s.player(t).weapons)
+        return ev
+    if "other" in sk.params:
+        ev["target"] = rng.choice(others)
+    if "any" in sk.params:
+        ev["target"] = rng.choice(list(s.living))
+    if "card" in sk.params:
+        usable = usable_weapons(s, x)
+        if usable:
+            ev["card"] = rng.choice(usable)
+    if "tile" in sk.params:
+        ev["tile"] = rng.choice(sorted(s.board.tiles))
+    if "add" in sk.params:
+        ev["add"] = rng.choice([1, 2])
+    return ev

@@ -1,0 +1,369 @@
+"""Mountains & Rivers state and the small pure steps every rule is built from.
+
+The state is a frozen dataclass; every helper here takes a state and returns a new one
+(``dataclasses.replace``), never mutating. Card places (C-1) are a dict treated as
+immutable: copied before any change.
+
+Places a card can be: ``pile:<deck>`` (face down, order unknown, C-2), ``discard:<deck>``,
+``seat:<n>`` (a character card or a weapon face up in front of seat n, C-6), ``out``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.cards import CardFace
+from companion.games.mountains_board import Board
+
+START_HP = 10
+DECKS = ("character", "weapon", "challenge", "chance")
+
+
+def pile(deck: str) -> str:
+    return f"pile:{deck}"
+
+
+def discard(deck: str) -> str:
+    return f"discard:{deck}"
+
+
+def seat_place(seat: int) -> str:
+    return f"seat:{seat}"
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat: character, HP, token and the weapons face up in front of them."""
+
+    seat: int
+    name: str
+    character: str | None = None  # face id of the character card
+    element: str | None = None
+    hp: int = START_HP
+    tile: str | None = None
+    alive: bool = True
+    weapons: tuple[str, ...] = ()  # serials, in the order they arrived
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Something the table must do before play goes on, first in line first.
+
+    kinds: ``pick`` (scan a character card), ``corner`` (choose the start corner),
+    ``roll`` (dice for a skill: ``purpose`` "qing-luan-1" or "ling-yu-1"), ``draw``
+    (scan a card of ``deck``), ``result`` (who won the mini-game on ``card``),
+    ``discard`` (seat discards one of its weapons), ``take`` (seat takes a weapon of
+    ``other``'s).
+    """
+
+    kind: str
+    seat: int
+    deck: str = ""
+    other: int = 0
+    card: str = ""
+    purpose: str = ""
+    dice: int = 0
+
+
+@dataclass(frozen=True)
+class MountainsState:
+    """The whole table. ``phase``: "order" (pick-order rolls), "pick", "corner", "play", "over"."""
+
+    board: Board = field(repr=False, compare=False)
+    faces: Mapping[str, CardFace] = field(repr=False, compare=False)
+    dice_mode: str
+    players: tuple[Player, ...]
+    places: Mapping[str, str]
+    phase: str = "order"
+    order_rolls: tuple[tuple[int, ...], ...] = ()
+    pick_order: tuple[int, ...] = ()
+    start: str | None = None
+    end: str | None = None
+    pending: tuple[Pending, ...] = ()
+    # The current turn (MR-4).
+    turn: int = 0
+    turn_no: int = 0
+    moved: bool = False
+    attacked: bool = False
+    skilled: bool = False
+    movement_skipped: bool = False
+    roll: tuple[int, ...] = ()  # movement dice of this turn
+    extra_dice: tuple[int, ...] = ()  # Qing Luan skill 1
+    move_bonus: int = 0  # Qing Luan basic skill, Tailwind
+    fresh: frozenset[str] = frozenset()  # weapons drawn this turn (MR-7)
+    double_range: bool = False  # Ling Yu basic skill
+    boosted: str = ""  # Huan skill 1: this weapon deals +2 this turn
+    # Effects lasting until a player's next turn (MR-8) and next-turn effects.
+    thorns: frozenset[int] = frozenset()  # Xi Bian skill 1 active for these seats
+    siphon: tuple[tuple[int, int], ...] = ()  # Xi Bian skill 3: (seat, HP lost so far)
+    skip_move: frozenset[int] = frozenset()  # skip movement next turn
+    tailwind: tuple[tuple[int, int], ...] = ()  # (seat, bonus) for the next turn
+    ruling: str = "Roll a die each to decide who picks a character first (MR-3)."
+    finished: bool = False
+    winners: tuple[int, ...] = ()
+    counts: tuple[tuple[str, int], ...] = ()
+
+    # -- reading ----------------------------------------------------------------------
+    def player(self, seat: int) -> Player:
+        return self.players[seat - 1]
+
+    @property
+    def living(self) -> tuple[int, ...]:
+        return tuple(p.seat for p in self.players if p.alive)
+
+    @property
+    def showdown(self) -> bool:
+        """Final showdown (MR-5): only two players are left on the board."""
+        return self.phase == "play" and len(self.living) == 2
+
+    def name(self, seat: int) -> str:
+        return self.player(seat).name
+
+    def in_place(self, place: str) -> list[str]:
+        return [s for s, p in self.places.items() if p == place]
+
+    def count(self, key: str) -> int:
+        return dict(self.counts).get(key, 0)
+
+    def face(self, serial: str) -> CardFace:
+        return self.faces[serial]
+
+    def weapon_label(self, serial: str) -> str:
+        f = self.faces[serial]
+        return f"{f.name} ({f.element}, attack {f.attrs['attack']}, range {f.attrs['range']})"
+
+
+# -- small pure steps ---------------------------------------------------------------------
+def bump(s: MountainsState, key: str, n: int = 1) -> MountainsState:
+    c = dict(s.counts)
+    c[key] = c.get(key, 0) + n
+    return replace(s, counts=tuple(sorted(c.items())))
+
+
+def set_player(s: MountainsState, p: Player) -> MountainsState:
+    players = list(s.players)
+    players[p.seat - 1] = p
+    return replace(s, players=tuple(players))
+
+
+def move_card(s: MountainsState, serial: str, place: str) -> MountainsState:
+    """Move one card to ``place``, taking it off any seat's weapon row."""
+    places = dict(s.places)
+    old = places[serial]
+    places[serial] = place
+    s = replace(s, places=places)
+    if old.startswith("seat:") and s.faces[serial].deck == "weapon":
+        owner = s.player(int(old[5:]))
+        s = set_player(s, replace(owner, weapons=tuple(w for w in owner.weapons if w != serial)))
+    if place.startswith("seat:") and s.faces[serial].deck == "weapon":
+        owner = s.player(int(place[5:]))
+        s = set_player(s, replace(owner, weapons=(*owner.weapons, serial)))
+    return s
+
+
+def change_hp(s: MountainsState, seat: int, delta: int) -> tuple[MountainsState, int]:
+    """Add ``delta`` HP (never below 0); returns the state and the HP actually changed.
+
+    HP lost by a player other than an active Xi Bian skill 3 owner feeds that owner
+    (+1 HP per 2 HP lost, MR-8).
+    """
+    p = s.player(seat)
+    if not p.alive or delta == 0:
+        return s, 0
+    new = max(0, p.hp + delta)
+    changed = new - p.hp
+    s = set_player(s, replace(p, hp=new))
+    if changed < 0:
+        s = bump(s, "hp_lost", -changed)
+        siphon = []
+        for owner, pool in s.siphon:
+            if owner != seat and s.player(owner).alive:
+                gain = (pool - changed) // 2 - pool // 2
+                if gain:
+                    o = s.player(owner)
+                    s = set_player(s, replace(o, hp=o.hp + gain))
+                pool -= changed
+            siphon.append((owner, pool))
+        s = replace(s, siphon=tuple(siphon))
+    return s, changed
+
+
+def draw(s: MountainsState, seat: int, deck: str) -> tuple[MountainsState, str]:
+    """Ask ``seat`` to draw a card of ``deck`` (a scan, C-6); reshuffles discards when needed.
+
+    Returns the state and a sentence for the ruling. With no card in the pile nor in its
+    discards nothing is drawn (MR-6).
+    """
+    if not s.in_place(pile(deck)):
+        used = s.in_place(discard(deck))
+        if not used:
+            return s, f"there is no {deck} card left to draw, so {s.name(seat)} draws nothing"
+        places = dict(s.places)
+        for c in used:
+            places[c] = pile(deck)
+        s = replace(s, places=places)
+        note = f"shuffle the {deck} discards into a new pile; "
+    else:
+        note = ""
+    s = replace(s, pending=(*s.pending, Pending("draw", seat, deck=deck)))
+    return s, f"{note}{s.name(seat)} draws a {deck} card and shows it"
+
+
+def defeat_and_finish(s: MountainsState, before: tuple[int, ...]) -> tuple[MountainsState, str]:
+    """Players at 0 HP are out (MR-10): weapons to the discard, token off the board.
+
+    ``before`` is who was alive before the event. Ends the game when one (or none) is left.
+    Returns the state and a sentence ('' if nobody fell).
+    """
+    fallen = [p.seat for p in s.players if p.alive and p.hp <= 0]
+    if not fallen:
+        return s, ""
+    for seat in fallen:
+        for w in s.player(seat).weapons:
+            s = move_card(s, w, discard("weapon"))
+        s = set_player(s, replace(s.player(seat), alive=False, tile=None, hp=0))
+    s = replace(
+        s,
+        pending=tuple(p for p in s.pending
+                      if s.player(p.seat).alive and (p.kind != "take" or s.player(p.other).alive)),
+        thorns=frozenset(x for x in s.thorns if s.player(x).alive),
+        siphon=tuple(x for x in s.siphon if s.player(x[0]).alive),
+        skip_move=frozenset(x for x in s.skip_move if s.player(x).alive),
+    )
+    names = " and ".join(s.name(x) for x in fallen)
+    text = f"{names} {'is' if len(fallen) == 1 else 'are'} out at 0 HP; their weapons go to " \
+           "the weapon discard pile (MR-10)"
+    living = s.living
+    if len(living) <= 1:
+        winners = living if living else tuple(x for x in before if x in fallen)
+        s = replace(s, phase="over", finished=True, winners=winners, pending=())
+        won = " and ".join(s.name(x) for x in winners)
+        text += f". {won} {'wins' if len(winners) == 1 else 'share the win'}!"
+    elif not s.player(s.turn).alive:
+        s, nxt = begin_turn(s, next_seat(s, s.turn))
+        text += f". {nxt}"
+    return s, text
+
+
+def next_seat(s: MountainsState, seat: int) -> int:
+    """The next living player counter-clockwise (MR-3): seats are numbered clockwise."""
+    n = len(s.players)
+    x = seat
+    for _ in range(n):
+        x = n if x == 1 else x - 1
+        if s.player(x).alive:
+            return x
+    return seat
+
+
+def begin_turn(s: MountainsState, seat: int) -> tuple[MountainsState, str]:
+    """Start ``seat``'s turn: their lasting effects end, next-turn effects apply (MR-8)."""
+    skipped = seat in s.skip_move
+    bonus = dict(s.tailwind).get(seat, 0)
+    s = replace(
+        s,
+        turn=seat,
+        turn_no=s.turn_no + 1,
+        moved=skipped,
+        movement_skipped=skipped,
+        attacked=False,
+        skilled=False,
+        roll=(),
+        extra_dice=(),
+        move_bonus=bonus,
+        fresh=frozenset(),
+        double_range=False,
+        boosted="",
+        thorns=s.thorns - {seat},
+        siphon=tuple(x for x in s.siphon if x[0] != seat),
+        skip_move=s.skip_move - {seat},
+        tailwind=tuple(x for x in s.tailwind if x[0] != seat),
+    )
+    text = f"{s.name(seat)}'s turn"
+    if skipped:
+        text += " (movement skipped this turn)"
+    if bonus:
+        text += f" (+{bonus} to movement this turn)"
+    return s, text
+
+
+def apply_effect(
+    s: MountainsState, seat: int, effect: Mapping[str, Any], *, other: int = 0
+) -> tuple[MountainsState, list[str]]:
+    """Apply a chance or challenge effect to ``seat`` (MR-9); ``other`` is the opponent.
+
+    Effect keys: ``hp`` (to seat), ``all_hp`` (every living player), ``others_hp`` (every
+    other living player), ``draw`` (a weapon), ``discard`` (one of seat's weapons, seat's
+    choice), ``steal`` (seat takes one of ``other``'s weapons), ``to`` ("start"/"centre":
+    the token is put there, nothing activates, MR-6), ``next_move`` (bonus next turn),
+    ``skip_move`` (skip movement next turn).
+    """
+    name = s.name(seat)
+    said: list[str] = []
+    if not s.player(seat).alive:
+        return s, said
+    if "hp" in effect:
+        n = int(effect["hp"])
+        s, ch = change_hp(s, seat, n)
+        said.append(f"{name} {'gains' if n > 0 else 'loses'} {abs(ch)} HP")
+    if "all_hp" in effect:
+        n = int(effect["all_hp"])
+        for x in s.living:
+            s, _ = change_hp(s, x, n)
+        said.append(f"every player {'gains' if n > 0 else 'loses'} {abs(n)} HP")
+    if "others_hp" in effect:
+        n = int(effect["others_hp"])
+        for x in s.living:
+            if x != seat:
+                s, _ = change_hp(s, x, n)
+        said.append(f"every other player {'gains' if n > 0 else 'loses'} {abs(n)} HP")
+    if effect.get("draw"):
+        s, text = draw(s, seat, "weapon")
+        said.append(text)
+    if effect.get("discard"):
+        if s.player(seat).weapons:
+            s = replace(s, pending=(*s.pending, Pending("discard", seat)))
+            said.append(f"{name} discards one of their weapons")
+        else:
+            said.append(f"{name} has no weapon to discard")
+    if effect.get("steal"):
+        if other and s.player(other).alive and s.player(other).weapons:
+            s = replace(s, pending=(*s.pending, Pending("take", seat, other=other)))
+            said.append(f"{name} takes one weapon of their choice from {s.name(other)}")
+        else:
+            said.append(f"{s.name(other) if other else 'nobody'} has no weapon to take")
+    if "to" in effect:
+        where = s.start if effect["to"] == "start" else s.board.centre
+        s = set_player(s, replace(s.player(seat), tile=where))
+        said.append(f"{name} goes to {where} (the tile does not activate, MR-6)")
+    if "next_move" in effect:
+        n = int(effect["next_move"])
+        tw = dict(s.tailwind)
+        tw[seat] = tw.get(seat, 0) + n
+        s = replace(s, tailwind=tuple(sorted(tw.items())))
+        said.append(f"{name} adds {n} to their movement next turn")
+    if effect.get("skip_move"):
+        s = replace(s, skip_move=s.skip_move | {seat})
+        said.append(f"{name} skips their movement next turn")
+    return s, said
+
+
+def hit(
+    s: MountainsState, attacker: int, damage: Mapping[int, int]
+) -> tuple[MountainsState, list[str]]:
+    """One attack (MR-7, MR-8): each target loses its damage; no defence.
+
+    A target under Xi Bian's skill 1 costs the attacker 1 HP for the attack. Skills that
+    take HP from opponents count as attacks (seed, Combat 1.1).
+    """
+    said = []
+    for target, dmg in damage.items():
+        s, ch = change_hp(s, target, -dmg)
+        said.append(f"{s.name(target)} loses {-ch} HP")
+    for target in damage:
+        if target in s.thorns and target != attacker:
+            s, ch = change_hp(s, attacker, -1)
+            said.append(f"{s.name(attacker)} loses {-ch} HP to {s.name(target)}'s skill 1")
+    return s, said
