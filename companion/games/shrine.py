@@ -28,7 +28,8 @@ draws}, ``starter``, ``cycle``, ``cycle_first``, ``deck_count``, ``lot`` [card],
 cards}]}}, ``out`` [card], ``last_settlement``, ``payment_proposal``, ``prompt``,
 ``ruling``, ``finished``, ``winners``, ``final`` (when over). A seat's view adds ``seat``,
 ``forbidden_units`` and ``max_bid``. A card is {serial, face, name, element, number}.
-``referee_view`` adds every seat's Oinks, ``deck`` (serials, no order: C-2) and ``places``.
+``referee_view`` adds every seat's Oinks, ``deck`` (serials, no order: C-2), ``places``,
+``forbidden_units_by_seat`` and ``max_bid_by_seat``.
 """
 
 from __future__ import annotations
@@ -645,8 +646,8 @@ class ShrineRules(Rules[ShrineState]):
         v = self._public(state, list(state.seats))
         v["deck"] = sorted(state.deck)
         v["places"] = dict(sorted(self.places(state).items()))
-        v["forbidden_units"] = {str(s): forbidden_units(state, s) for s in state.seats}
-        v["max_bid"] = ({str(s): capacity(state, s) for s in state.seats}
+        v["forbidden_units_by_seat"] = {str(s): forbidden_units(state, s) for s in state.seats}
+        v["max_bid_by_seat"] = ({str(s): capacity(state, s) for s in state.seats}
                         if state.phase == "bidding" else None)
         return v
 
