@@ -11,7 +11,7 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion import errors
@@ -365,7 +365,9 @@ def events(table_id: str) -> Response:
         finally:
             sub.close()
 
-    resp = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    # No stream_with_context: the generator needs no request globals, and holding a
+    # request context for hours per phone would only pin memory.
+    resp = Response(stream(), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp

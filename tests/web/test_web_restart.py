@@ -1,0 +1,111 @@
+"""A real ``companion serve`` process: demo output, play, ``kill -9``, restart, same table."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(data_dir: Path, port: int, *extra: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "companion_cli", "serve", "--port", str(port),
+         "--data-dir", str(data_dir), "--threads", "32", *extra],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def wait_ready(base: str, proc: subprocess.Popen[str]) -> None:
+    for _ in range(150):
+        if proc.poll() is not None:
+            out = proc.stdout.read() if proc.stdout else ""
+            raise AssertionError(f"server exited early: {out}")
+        try:
+            if httpx.get(base + "/api/tables", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("server did not start within 15 s")
+
+
+def snapshots(base: str, t: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, tok in [("public", None), ("host", t["host_token"]),
+                     *((f"seat:{s['seat']}", s["token"]) for s in t["seats"])]:
+        headers = {"Authorization": f"Bearer {tok}"} if tok else {}
+        snap = httpx.get(f"{base}/api/tables/{t['table']}", headers=headers, timeout=5).json()
+        snap.pop("now")
+        out[key] = snap
+    return out
+
+
+@pytest.mark.slow
+def test_kill_9_and_restart_brings_every_table_back_at_the_same_version(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start(data, port, "--demo")
+    try:
+        wait_ready(base, proc)
+        tables = httpx.get(base + "/api/tables").json()["tables"]
+        assert [t["game"] for t in tables] == ["wuxing"]  # --demo made one
+        r = httpx.post(base + "/api/tables",
+                       json={"game": "wuxing", "players": ["Ana", "Ben", "Chen"]})
+        assert r.status_code == 201, r.text
+        t = r.json()
+        assert t["seats"][0]["join_url"].startswith(f"http://127.0.0.1:{port}/t/")
+        host = {"Authorization": f"Bearer {t['host_token']}"}
+        cam = {"Authorization": f"Bearer {t['camera_token']}"}
+        cards = httpx.get(f"{base}/api/tables/{t['table']}/cards", headers=host).json()["cards"]
+        uni = [c for c in cards if c["deck"] == "universe" and c["face"].startswith("universe-")
+               and c["face"].split("-")[1] in {"wood", "fire", "earth", "metal", "water"}]
+        mine = [c for c in cards if c["deck"] == "player"
+                and c["face"] in {"wood", "fire", "earth", "metal", "water"}]
+        tid = t["table"]
+        assert httpx.post(f"{base}/api/tables/{tid}/actions", headers=host,
+                          json={"type": "rps", "winner": 1}).status_code == 200
+        for payload, zone in [(uni[0]["payload"], "universe"), (mine[0]["payload"], "seat:1"),
+                              (mine[20]["payload"], "seat:2"), (uni[1]["payload"], "universe")]:
+            r = httpx.post(f"{base}/api/tables/{tid}/scans", headers=cam,
+                           json={"payload": payload, "zone": zone})
+            assert r.status_code == 200, r.text
+        assert httpx.post(f"{base}/api/tables/{tid}/undo", headers=host).status_code == 200
+        assert httpx.post(f"{base}/api/tables/{tid}/timer", headers=host,
+                          json={"seconds": 90}).status_code == 200
+        before = snapshots(base, t)
+        assert before["host"]["version"] == 7
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        out = proc.communicate(timeout=10)[0]
+    assert "Referee page (host)" in out and "Scan to join as Ana" in out and "▄" in out
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start(data, port)
+    try:
+        wait_ready(base, proc)
+        assert snapshots(base, t) == before
+        assert len(httpx.get(base + "/api/tables").json()["tables"]) == 2
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=10)[0]
+    assert proc.returncode == 0, out
+    assert "Stopped; every table is saved." in out
