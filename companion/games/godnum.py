@@ -117,6 +117,14 @@ class GodNumState:
         return tuple(i for i, lg in enumerate(self.legions, 1) if not lg.eliminated)
 
 
+def _exclude(state: GodNumState, seat: int, serials: list[str]) -> GodNumState:
+    """``state`` with ``serials`` taken out of ``seat``'s unseen cards (for face look-ups)."""
+    lg = state.legion(seat)
+    legions = list(state.legions)
+    legions[seat - 1] = replace(lg, unseen=lg.unseen - set(serials))
+    return replace(state, legions=tuple(legions))
+
+
 def _cap(word: str) -> str:
     return word[:1].upper() + word[1:]
 
@@ -228,6 +236,8 @@ class GodNumRules(Rules[GodNumState]):
         Never raises on a bad card: it is listed with ``ok`` false and the reason.
         """
         out: list[tuple[str, bool, str]] = []
+        if state.finished:
+            return [(card, False, "the game is over (GN-11)") for card in cards]
         for card in cards:
             try:
                 self._check_play(state, seat, card, override=False, by_face=True)
@@ -350,6 +360,26 @@ class GodNumRules(Rules[GodNumState]):
             raise OutOfTurn(f"seat {seat} ({state.name(seat)}) cannot {what}: it is "
                             f"{now}'s turn", rule="GN-5")
 
+    def resolve(self, state: GodNumState, seat: int, card: str) -> str:
+        """The serial meant by ``card``: a serial as is, or a face id of ``seat``'s legion.
+
+        A face id (entered on a phone without scanning) stands for a not-yet-seen copy of
+        that face in the seat's legion; number cards exist once per legion, so it is exact.
+        Raises ``CardNotAvailable`` when no such copy is left (C-1).
+        """
+        if card in state.cards or not 1 <= seat <= len(state.players):
+            return card
+        lg = state.legion(seat)
+        face = self._face(state, card)
+        if face.deck != lg.deck:
+            raise CardNotAvailable(f"{face.name} ({card!r}) is not in {state.name(seat)}'s "
+                                   f"{self.deck.decks[lg.deck].name}", rule="C-1")
+        for serial in sorted(lg.unseen):
+            if state.cards[serial].id == face.id:
+                return serial
+        raise CardNotAvailable(f"no {face.name} ({card!r}) of {state.name(seat)}'s legion is left "
+                               "in hand or deck", rule="C-1")
+
     def _check_card_available(self, state: GodNumState, seat: int, card: str,
                               override: bool) -> CardFace:
         """The face of ``card`` if ``seat`` may hold it (C-1, GN-2); raises otherwise."""
@@ -396,6 +426,8 @@ class GodNumRules(Rules[GodNumState]):
         return face
 
     def _play(self, state: GodNumState, seat: int, card: str, override: bool) -> GodNumState:
+        self._turn_check(state, seat, f"play {card!r}")
+        card = self.resolve(state, seat, card)
         face = self._check_play(state, seat, card, override)
         name = state.name(seat)
         state = self._take(state, seat, card)
@@ -477,8 +509,17 @@ class GodNumRules(Rules[GodNumState]):
         for c in cards:
             if not isinstance(c, str):
                 raise MalformedEvent(f"discarded cards must be serials, got {c!r}")
-        if len(set(cards)) != len(cards):
+        resolved: list[str] = []
+        for c in cards:
+            if c in state.cards:
+                resolved.append(c)
+                continue
+            # Face ids: each stands for a different not-yet-seen copy.
+            seen = _exclude(state, seat, resolved)
+            resolved.append(self.resolve(seen, seat, c))
+        if len(set(resolved)) != len(resolved):
             raise MalformedEvent(f"a card is listed twice in {cards!r}")
+        cards = resolved
         lg = state.legion(seat)
         if len(cards) > lg.hand_count:
             raise IllegalPlay(f"{state.name(seat)} holds {lg.hand_count} card(s), cannot "

@@ -477,3 +477,23 @@ def test_cli_simulate_godnum(capsys: pytest.CaptureFixture[str]) -> None:
     assert summary["unfinished"] == 0 and summary["games"] == 20
     assert sum(summary["wins_per_seat"].values()) == 20
     assert summary["mean_per_game"]["adjudications"] > 0
+
+
+def test_face_ids_stand_for_an_unseen_copy_of_the_seats_legion() -> None:
+    """A phone without a camera may enter face ids; each resolves to a copy not yet seen."""
+    m = table(2)
+    m.apply({"type": "play", "seat": 1, "card": "mw-metal-7"})
+    assert m.state.cards[m.state.pile[-1]].id == "mw-metal-7"
+    m.apply({"type": "discard", "seat": 2, "cards": ["ww-chaos", "ww-chaos"]})
+    out = [c for c in m.state.out if m.state.owner.get(c) == 2]
+    assert len(out) == 2 and {m.state.cards[c].id for c in out} == {"ww-chaos"}
+    refused(m, {"type": "play", "seat": 1, "card": "mw-metal-7"}, CardNotAvailable, "C-1")
+    refused(m, {"type": "play", "seat": 1, "card": "ww-water-9"}, CardNotAvailable, "C-1")
+    m.apply({"type": "play", "seat": 1, "card": "mw-metal-8"})
+    # Metal generates Water: Water on Metal 8 needs exactly 8.
+    refused(m, {"type": "play", "seat": 2, "card": "ww-water-10"}, IllegalPlay, "GN-6")
+    m.apply({"type": "play", "seat": 2, "card": "ww-water-8"})
+    assert m.state.divine_number == 23
+    rows = RULES.legal_cards(m.state, 1, ["mw-water-9", "mw-water-1", "mw-metal-9"])
+    assert [ok for _, ok, _ in rows] == [True, False, False]
+    assert "generates" in rows[2][2]
