@@ -12,13 +12,13 @@ Events (JSON objects; ``seat`` is 1-based):
 - ``{"type": "target", "value": int}``: chance (C-4, GN-4), the target divine number, drawn
   uniformly from the ``target_min``-``target_max`` option range.
 - ``{"type": "starting_player", "value": seat}``: chance (C-4, GN-4); then every seat draws 5.
-- ``{"type": "play", "seat": s, "card": SERIAL, "override"?: bool}``: seat ``s`` plays one
-  card from hand (GN-5, GN-6, GN-7, GN-8, GN-3). ``override`` is the referee forcing a
+- ``{"type": "play", "seat": s, "card": SERIAL | FACE_ID, "override"?: bool}``: seat ``s``
+  plays one card from hand (a face id stands for an unseen copy of that face in its legion) (GN-5, GN-6, GN-7, GN-8, GN-3). ``override`` is the referee forcing a
   card that C-1 refuses (another legion's, or one the companion thinks is elsewhere).
 - ``{"type": "scan", "card": SERIAL, "zone": "seat:<n>" | "pot" | "void", "override"?}``:
   a camera scan. ``seat:<n>`` or ``pot``: the current player (seat ``n``) plays the card;
   ``void``: the current player discards it and may go on discarding (``end_turn`` closes).
-- ``{"type": "discard", "seat": s, "cards": [SERIAL, ...], "more"?: bool}``: seat ``s``
+- ``{"type": "discard", "seat": s, "cards": [SERIAL | FACE_ID, ...], "more"?: bool}``: seat ``s``
   discards one or more cards (GN-5, GN-9: one karma point each, out of the game). Unless
   ``more`` is true the turn ends: draw back up to 5, next player.
 - ``{"type": "end_turn", "seat": s}``: after discards with ``more``: draw back up, next player.
