@@ -13,8 +13,9 @@ Events (JSON objects; ``seat`` is 1-based):
   uniformly from the ``target_min``-``target_max`` option range.
 - ``{"type": "starting_player", "value": seat}``: chance (C-4, GN-4); then every seat draws 5.
 - ``{"type": "play", "seat": s, "card": SERIAL | FACE_ID, "override"?: bool}``: seat ``s``
-  plays one card from hand (a face id stands for an unseen copy of that face in its legion) (GN-5, GN-6, GN-7, GN-8, GN-3). ``override`` is the referee forcing a
-  card that C-1 refuses (another legion's, or one the companion thinks is elsewhere).
+  plays one card from hand (GN-5, GN-6, GN-7, GN-8, GN-3); a face id stands for an unseen
+  copy of that face in the seat's legion. ``override`` is the referee forcing a card that
+  C-1 refuses (another legion's, or one the companion thinks is elsewhere).
 - ``{"type": "scan", "card": SERIAL, "zone": "seat:<n>" | "pot" | "void", "override"?}``:
   a camera scan. ``seat:<n>`` or ``pot``: the current player (seat ``n``) plays the card;
   ``void``: the current player discards it and may go on discarding (``end_turn`` closes).
