@@ -1,0 +1,239 @@
+"""The sixteen Mountains & Rivers skills (MR-8): one test each, costs, refusals."""
+
+from __future__ import annotations
+
+import pytest
+from test_mountains_helpers import at, play, put, serial, to_play, turn_of
+
+from companion.errors import IllegalPlay
+from companion.games.mountains import RULES, move_steps
+from companion.games.mountains_skills import cost
+from companion.games.mountains_state import MountainsState
+
+
+def table(first: str, *, tile: str = "E5") -> MountainsState:
+    """Three players in play, seat 1 is ``first``; seat 1 stands on ``tile`` (neutral E5)."""
+    others = [c for c in ("xi-bian", "qing-luan", "huan", "ling-yu") if c != first]
+    m = to_play(3, chars=(first, *others[:2]))
+    s = put(m.state, 1, tile=tile)
+    return put(put(s, 2, tile="E3"), 3, tile="E9")
+
+
+def skill(s: MountainsState, slot: str, **params: object) -> MountainsState:
+    return RULES.apply(s, {"type": "skill", "seat": 1, "skill": slot, **params})
+
+
+# -- costs (MR-8) -------------------------------------------------------------------------
+def test_mr8_costs_and_own_colour_discount() -> None:
+    s = table("huan")
+    assert [cost(s, 1, x) for x in ("basic", "1", "2", "3")] == [0, 1, 2, 3]
+    s = put(s, 1, tile="G8")  # a Fire tile
+    assert [cost(s, 1, x) for x in ("basic", "1", "2", "3")] == [0, 0, 1, 2]
+    s = put(s, 1, tile="A1")  # Earth: no discount for Huan
+    assert cost(s, 1, "3") == 3
+
+
+def test_mr8_unaffordable_skill_refused_state_and_log_unchanged() -> None:
+    m = to_play(3, chars=("huan", "xi-bian", "ling-yu"))
+    m = at(m, put(m.state, 1, hp=3))
+    before, log = m.state, list(m.events)
+    with pytest.raises(IllegalPlay, match="costs 3 HP and you have 3") as e:
+        m.apply({"type": "skill", "seat": 1, "skill": "3"})
+    assert e.value.rule == "MR-8" and m.state is before and m.events == log
+
+
+def test_mr8_spent_action_refused() -> None:
+    m = to_play(3, chars=("huan", "xi-bian", "ling-yu"))
+    s = put(m.state, 1, tile="E5")
+    s = put(s, 2, tile="E6")
+    s = play(s, {"type": "roll", "seat": 1, "dice": [1]}, {"type": "move", "seat": 1, "to": "D5"})
+    m = at(m, s)
+    before, log = m.state, list(m.events)
+    with pytest.raises(IllegalPlay, match="movement is already spent") as e:
+        m.apply({"type": "skill", "seat": 1, "skill": "basic", "target": 2})
+    assert e.value.rule == "MR-8" and m.state is before and m.events == log
+
+
+def test_mr8_one_skill_per_turn_and_only_in_own_turn() -> None:
+    s = table("xi-bian")
+    s = skill(s, "1")
+    with pytest.raises(IllegalPlay, match="already used a skill"):
+        skill(s, "basic")
+
+
+# -- Xi Bian (Earth) ----------------------------------------------------------------------
+def test_xi_bian_basic_spends_attack_gains_1_hp() -> None:
+    s = put(table("xi-bian"), 1, weapons=("jade-axe",))
+    s = skill(s, "basic")
+    assert s.player(1).hp == 11 and s.attacked
+    with pytest.raises(IllegalPlay, match="already used their attack"):
+        RULES.apply(s, {"type": "attack", "seat": 1, "card": serial(s, "jade-axe"),
+                        "target": 2})
+
+
+def test_xi_bian_skill1_attackers_lose_1_hp_per_attack_until_her_next_turn() -> None:
+    s = skill(table("xi-bian"), "1")
+    assert s.player(1).hp == 9
+    s = turn_of(put(s, 2, tile="E4", weapons=("wind-bow", "feather-darts")), 2)
+    s = play(s, {"type": "attack", "seat": 2, "strikes": [
+        {"card": serial(s, "wind-bow"), "target": 1},
+        {"card": serial(s, "feather-darts"), "target": 1}]})
+    assert s.player(1).hp == 9 - 3 - 2  # Qing Luan's Air weapons: +1 each
+    assert s.player(2).hp == 9  # one attack: 1 HP
+    s = turn_of(s, 1)
+    assert 1 not in s.thorns  # ends at Xi Bian's next turn
+
+
+def test_xi_bian_skill2_player_discards_weapon_of_her_choice() -> None:
+    s = put(table("xi-bian"), 2, weapons=("wind-bow", "rain-bow"))
+    with pytest.raises(IllegalPlay, match="not a weapon of Bo"):
+        skill(s, "2", target=2, card=serial(s, "jade-axe"))
+    s = skill(s, "2", target=2, card=serial(s, "rain-bow"))
+    assert s.places[serial(s, "rain-bow")] == "discard:weapon"
+    assert s.player(2).weapons == (serial(s, "wind-bow"),) and s.player(1).hp == 8
+
+
+def test_xi_bian_skill3_gains_1_hp_per_2_hp_others_lose() -> None:
+    s = skill(table("xi-bian"), "3")
+    assert s.player(1).hp == 7
+    s = turn_of(put(s, 2, weapons=("wind-bow",), tile="E8"), 2)
+    s = play(s, {"type": "attack", "seat": 2, "card": serial(s, "wind-bow"), "target": 3})
+    assert s.player(3).hp == 7 and s.player(1).hp == 8  # 3 lost: +1 (1 carried over)
+    s = put(s, 1, tile="E6")
+    s = play(s, {"type": "roll", "seat": 2, "dice": [1]}, {"type": "move", "seat": 2,
+                                                          "to": "F8"})
+    assert s.player(1).hp == 8
+    s = turn_of(put(s, 3, tile="H1"), 3, roll=(1,))
+    s = play(s, {"type": "move", "seat": 3, "to": "H2"})  # hazard: 1 more lost, 4 in all
+    assert s.player(1).hp == 9
+    s = turn_of(s, 1)
+    assert not s.siphon
+
+
+# -- Qing Luan (Air) ----------------------------------------------------------------------
+def test_qing_luan_basic_spends_attack_adds_1_or_2_to_movement() -> None:
+    s = play(table("qing-luan"), {"type": "roll", "seat": 1, "dice": [3]})
+    with pytest.raises(IllegalPlay, match="add 1 or 2"):
+        skill(s, "basic", add=3)
+    s = skill(s, "basic", add=2)
+    assert move_steps(s) == (5,) and s.attacked
+
+
+def test_qing_luan_skill1_second_die_choose_either() -> None:
+    s = table("qing-luan")
+    with pytest.raises(IllegalPlay, match="roll your movement first"):
+        skill(s, "1")
+    s = play(s, {"type": "roll", "seat": 1, "dice": [2]})
+    s = skill(s, "1")
+    assert s.pending[0].kind == "roll"
+    s = play(s, {"type": "roll", "seat": 1, "dice": [5]})
+    assert move_steps(s) == (2, 5) and not s.pending
+
+
+def test_qing_luan_skill2_swap_places() -> None:
+    s = skill(table("qing-luan"), "2", target=3)
+    assert s.player(1).tile == "E9" and s.player(3).tile == "E5" and s.player(1).hp == 8
+    with pytest.raises(IllegalPlay, match="another player"):
+        skill(turn_of(s, 1), "2", target=1)
+
+
+def test_qing_luan_skill3_move_any_player_anywhere_no_activation() -> None:
+    s = skill(table("qing-luan"), "3", target=2, tile="C1")
+    assert s.player(2).tile == "C1" and not s.pending and s.player(1).hp == 7
+    with pytest.raises(IllegalPlay, match="no tile 'Z1'"):
+        skill(turn_of(s, 1), "3", target=2, tile="Z1")
+
+
+# -- Huan (Fire) --------------------------------------------------------------------------
+def test_huan_basic_spends_movement_1_damage_within_5_tiles() -> None:
+    s = table("huan")
+    with pytest.raises(IllegalPlay, match="reach is 5"):
+        skill(put(s, 3, tile="I9"), "basic", target=3)
+    s = skill(s, "basic", target=2)
+    assert s.player(2).hp == 9 and s.moved
+    s = play(s, {"type": "end", "seat": 1})  # movement is spent: the turn may end
+    assert s.turn == 3
+
+
+def test_huan_skill1_adds_2_damage_to_a_weapon_this_turn() -> None:
+    s = put(table("huan"), 1, weapons=("phoenix-blade", "jade-axe"))
+    s = skill(s, "1", card=serial(s, "phoenix-blade"))
+    s = play(s, {"type": "attack", "seat": 1, "card": serial(s, "phoenix-blade"), "target": 2})
+    assert s.player(2).hp == 10 - (4 + 1 + 2)
+    s = turn_of(s, 1)
+    assert s.boosted == ""
+
+
+def test_huan_skill2_draws_a_weapon_not_usable_this_turn() -> None:
+    s = skill(table("huan"), "2")
+    assert s.pending[0].kind == "draw"
+    s = play(s, {"type": "scan", "card": serial(s, "jade-axe"), "zone": "seat:1"})
+    with pytest.raises(IllegalPlay, match="drawn this turn") as e:
+        RULES.apply(s, {"type": "attack", "seat": 1, "card": serial(s, "jade-axe"),
+                        "target": 2})
+    assert e.value.rule == "MR-7"
+
+
+def test_huan_skill3_all_other_players_take_1_damage() -> None:
+    s = skill(table("huan"), "3")
+    assert [p.hp for p in s.players] == [7, 9, 9]
+
+
+def test_huan_skill3_is_an_attack_on_xi_bian_skill1() -> None:
+    m = to_play(2, chars=("huan", "xi-bian"))
+    s = turn_of(m.state, 2)
+    s = play(s, {"type": "skill", "seat": 2, "skill": "1"})
+    s = turn_of(s, 1)
+    s = play(s, {"type": "skill", "seat": 1, "skill": "3"})
+    # Xi Bian stands on the Earth corner A1: her skill 1 was free there (MR-8).
+    assert s.player(2).hp == 10 - 1 and s.player(1).hp == 10 - 3 - 1
+
+
+# -- Ling Yu (Water) ----------------------------------------------------------------------
+def test_ling_yu_basic_spends_movement_doubles_weapon_range() -> None:
+    s = put(table("ling-yu"), 1, weapons=("tide-trident",))
+    trident = serial(s, "tide-trident")
+    with pytest.raises(IllegalPlay, match="reaches 1"):
+        RULES.apply(s, {"type": "attack", "seat": 1, "card": trident, "target": 2})
+    s = skill(s, "basic")
+    assert s.moved and s.double_range
+    s = play(s, {"type": "attack", "seat": 1, "card": trident, "target": 2})
+    assert s.player(2).hp == 10 - 5
+
+
+@pytest.mark.parametrize(("die", "deck"), [(1, None), (2, "challenge"), (3, "challenge"),
+                                           (4, "chance"), (5, "chance"), (6, "weapon")])
+def test_ling_yu_skill1_rolls_a_die_for_a_card(die: int, deck: str | None) -> None:
+    s = skill(table("ling-yu"), "1")
+    s = play(s, {"type": "roll", "seat": 1, "dice": [die]})
+    assert [p.deck for p in s.pending] == ([deck] if deck else [])
+
+
+def test_ling_yu_skill2_another_player_skips_movement_next_turn() -> None:
+    s = skill(table("ling-yu"), "2", target=2)
+    s = play(s, {"type": "roll", "seat": 1, "dice": [1]},
+             {"type": "move", "seat": 1, "to": "D5"}, {"type": "end", "seat": 1})
+    s = turn_of(s, 2)
+    assert s.moved and s.movement_skipped
+    with pytest.raises(IllegalPlay, match="skips movement"):
+        RULES.apply(s, {"type": "move", "seat": 2, "to": "E4"})
+    s = play(s, {"type": "end", "seat": 2})
+
+
+def test_ling_yu_skill3_takes_a_weapon() -> None:
+    s = put(table("ling-yu"), 3, weapons=("flame-spear",))
+    s = skill(s, "3", target=3, card=serial(s, "flame-spear"))
+    assert s.player(1).weapons == (serial(s, "flame-spear"),) and not s.player(3).weapons
+    s = play(s, {"type": "attack", "seat": 1, "card": serial(s, "flame-spear"), "target": 2})
+    assert s.player(2).hp == 7
+
+
+def test_skill_cost_can_not_reach_zero_but_own_colour_makes_it_free() -> None:
+    s = put(table("ling-yu"), 1, hp=2)
+    with pytest.raises(IllegalPlay, match="costs 2 HP and you have 2"):
+        skill(s, "2", target=2)
+    s = skill(put(s, 1, tile="A9"), "2", target=2)  # a Water tile: skill 2 costs 1
+    assert s.player(1).hp == 1
+    s = put(turn_of(s, 1), 1, hp=1)
+    s = skill(s, "1")  # on Water, skill 1 is free even at 1 HP
+    assert s.player(1).hp == 1
