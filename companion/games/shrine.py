@@ -505,12 +505,18 @@ class ShrineRules(Rules[ShrineState]):
         shrines = list(state.shrines)
         shrines[winner - 1] = (*shrines[winner - 1], *state.lot)
         won = _lot_text(state)
+        them = "them" if len(state.lot) > 1 else "it"
         paid = ", ".join(f"{n} {state.element_names[e]}" for e, n in mix.items() if n)
-        shares = "; ".join(
-            f"{state.name(s)} gets " + (", ".join(f"{n} {state.element_names[e]}"
-                                                  for e, n in got[s].items()) or "nothing")
-            for s in sharers
-        )
+        oink = "Oink" if bid == 1 else "Oinks"
+        price = f"{paid} {oink}" if len(mix) == 1 else f"{bid} {oink} ({paid})"
+        if any(got[s] for s in sharers):
+            shares = "; ".join(
+                f"{state.name(s)} gets " + (", ".join(f"{n} {state.element_names[e]}"
+                                                      for e, n in got[s].items()) or "nothing")
+                for s in sharers
+            ) + "."
+        else:
+            shares = "Too few Oinks to share: they wait in the pool."
         left = ", ".join(f"{n} {state.element_names[e]}"
                          for e, n in zip(state.elements, pool, strict=True) if n) or "empty"
         last = {
@@ -534,9 +540,9 @@ class ShrineRules(Rules[ShrineState]):
         state = self._new_cycle(state, _clockwise(state, state.cycle_first), extra)
         return _evolve(
             state,
-            ruling=f"{said} {state.name(winner)} wins {won} for {bid} Oinks ({paid}) and puts "
-                   f"it in their shrine. {reason} {shares}. Pool: {left} (SK-6). "
-                   f"{state.ruling}",
+            ruling=f"{said} {state.name(winner)} wins {won} for {price} and puts "
+                   f"{them} in their shrine. {reason} "
+                   f"{shares} Pool: {left} (SK-6). {state.ruling}",
         )
 
     def _finish(self, state: ShrineState) -> ShrineState:
@@ -959,7 +965,9 @@ def _prompt(state: ShrineState) -> str:
     if state.phase == "payment":
         return (f"{state.name(state.high)}: pay {state.standing} Oinks in any mix of "
                 f"{_element_text(state, _lot_elements(state))} (SK-5).")
-    return f"Game over. {state.ruling}"
+    winners = _names(state, state.winners) if state.winners else "nobody"
+    verb = "wins" if len(state.winners) == 1 else "share the win"
+    return f"Game over: {winners} {verb} (SK-10)."
 
 
 RULES = ShrineRules()

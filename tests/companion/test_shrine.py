@@ -491,6 +491,7 @@ def test_sk8_zero_bids_add_cards_to_the_next_lot_winning_or_not() -> None:
     win(m, 2, 5)
     m.apply({"type": "pay", "seat": 2})
     assert len(m.state.shrines[1]) == 3
+    assert "puts them in their shrine" in m.state.ruling
     assert m.state.lot_size == 1
 
 
@@ -550,6 +551,7 @@ def test_sk10_influence_groups_live_and_at_the_end() -> None:
             assert kinds == [("run", 25), ("same", 4)]
     assert m.state.finished and m.state.winners == (1,)
     assert "Ana wins with 29 influence" in m.state.ruling
+    assert RULES.view(m.state, None)["prompt"] == "Game over: Ana wins (SK-10)."
     final = RULES.view(m.state, 2)["final"]
     assert final[0]["influence"] == 29 and final[1]["influence"] == 0
 
