@@ -13,8 +13,9 @@ Events (JSON objects):
     ``"seat:<n>"`` (seat n's card: a reveal in a challenge WX-7, a contribution asked by a
     Universe Dragon WX-5 or Star WX-6, a sudden-death reveal WX-11, or, with start option
     ``dragon``, a card pulled from the player deck before dealing WX-12). ``card`` is the
-    serial ``RUN-COPY`` or the full QR payload. ``seat``, when present, must be the seat of
-    the zone. ``override`` (referee only) forces a scan that C-1 refuses; it is logged in
+    serial ``RUN-COPY``, the full QR payload, or a face id entered by hand (``"wood"``,
+    ``"universe-water"``: it stands for a copy the zone can hold, known copies of the
+    seat's deck first). ``seat``, when present, must be the seat of the zone. ``override`` (referee only) forces a scan that C-1 refuses; it is logged in
     the ruling and the companion takes it that the card was where the scan says.
 
 View keys (``view``): ``game``, ``phase``, ``players`` (seat, name, cards, out), ``decks``
@@ -104,6 +105,7 @@ class Table:
     code: str
     title: str
     zone_seats: Mapping[str, int]  # "seat:2" -> 2
+    by_face: Mapping[str, tuple[str, ...]]  # face id -> its serials at the table, sorted
 
     @property
     def seats(self) -> range:
@@ -348,6 +350,10 @@ class WuXingRules(Rules[WuXingState]):
             else:
                 places[serial] = UNKNOWN
                 player_cards.append(serial)
+        by_face: dict[str, tuple[str, ...]] = {}
+        for serial in sorted(setup.cards):
+            by_face.setdefault(setup.cards[serial].id, ())
+            by_face[setup.cards[serial].id] += (serial,)
         each, aside = divmod(len(player_cards), n)
         if each == 0:
             raise BadSetup(f"{len(player_cards)} player cards cannot be dealt to {n} players",
@@ -358,6 +364,7 @@ class WuXingRules(Rules[WuXingState]):
             destroys=destroys, end=str(setup.options.get("end", "count")),
             start=str(setup.options.get("start", "rps")), code=setup.deck.code,
             title=setup.deck.title, zone_seats={f"seat:{s}": s for s in range(1, n + 1)},
+            by_face=by_face,
         )
         deal = (f"Shuffle the player deck and deal it: {each} cards each"
                 + (f", {aside} set aside unseen (WX-2)." if aside else " (WX-2)."))
@@ -410,15 +417,21 @@ class WuXingRules(Rules[WuXingState]):
         self._setup_challenge(w, new=True)
         return w.freeze()
 
-    def _card(self, state: WuXingState, event: Event) -> str:
-        """The serial an event's ``card`` names; raises ``MalformedEvent``, ``UnknownCard``
-        or ``ForeignPayload``-like ``UnknownCard`` for another game's card."""
+    def _card(self, state: WuXingState, event: Event, seat: int | None) -> str:
+        """The serial an event's ``card`` names: a serial, a payload, or a face id entered by
+        hand (it stands for a copy that can be where the zone says, see ``_by_face``).
+
+        Raises ``MalformedEvent``, ``UnknownCard`` (never printed here, another game's card,
+        a forged payload) or ``CardNotAvailable`` (no copy of that face can be there).
+        """
         raw = event.get("card")
         if type(raw) is not str:
             raw = require(event, "card", str)
         t = state.table
         if raw in t.faces:
             return raw
+        if raw in t.by_face:
+            return self._by_face(state, raw, seat)
         if raw.startswith(codec.PREFIX + ":"):
             p = codec.decode(raw)
             if p.game_code != t.code:
@@ -461,8 +474,8 @@ class WuXingRules(Rules[WuXingState]):
         return seat
 
     def _scan(self, state: WuXingState, event: Event) -> WuXingState:
-        serial = self._card(state, event)
         seat = self._zone(state, event)
+        serial = self._card(state, event, seat)
         override = event.get("override", False)
         if not isinstance(override, bool):
             raise MalformedEvent(f"event field 'override' must be true or false, got "
@@ -506,6 +519,38 @@ class WuXingRules(Rules[WuXingState]):
                             f"{t.name(b)}); card {serial!r} refused",
                             rule="WX-11" if state.phase == DUEL else "WX-3")
         raise OutOfTurn(f"card {serial!r} from {who} is not expected: {self._prompt(state)}")
+
+    def _by_face(self, state: WuXingState, face_id: str, seat: int | None) -> str:
+        """A face id entered by hand (C-6): a copy of it the zone can hold. For a seat: a copy
+        known in its deck, else a not-yet-seen copy; for the Universe zone: a copy in the
+        Universe deck; before dealing (WX-12): a copy not pulled yet. C-2: any copy is as
+        good as another, the choice is deterministic so replay is exact."""
+        t = state.table
+        places = state.places
+        copies = t.by_face[face_id]
+        label = t.faces[copies[0]].name
+        if state.phase == START:
+            for c in copies:
+                if places[c] == UNKNOWN and c not in state.shown:
+                    return c
+            raise CardNotAvailable(f"no {label} is left to pull from the player deck",
+                                   rule="C-1")
+        if seat is None:
+            for c in copies:
+                if places[c] == UNIVERSE:
+                    return c
+            raise CardNotAvailable(f"no {label} ({face_id!r}) is left in the Universe deck",
+                                   rule="C-1")
+        mine = deck_of(seat)
+        for c in copies:
+            if places[c] == mine:
+                return c
+        if state.unseen[seat - 1] > 0:
+            for c in copies:
+                if places[c] == UNKNOWN:
+                    return c
+        raise CardNotAvailable(f"{t.name(seat)} cannot have a {label} ({face_id!r}): no copy "
+                               "of it can be in their deck", rule="C-1")
 
     # -- C-1 -------------------------------------------------------------------------------
 

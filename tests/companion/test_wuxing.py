@@ -902,3 +902,49 @@ def test_find_helper_sanity() -> None:
     t = started()
     with pytest.raises(LookupError):
         t.find("universe-wood", "deck:1")
+
+
+def test_face_ids_entered_by_hand_stand_for_a_copy_that_can_be_there() -> None:
+    """C-6: a phone or the referee may enter a face id instead of scanning; it stands for a
+    copy the zone can hold (known in the seat's deck first), and is refused otherwise."""
+    t = started()
+    t.scan("universe-water", "universe")
+    assert t.face(t.s.universe_card) == "universe-water"
+    t.scan("wood", "seat:1")
+    t.scan("metal", "seat:2")
+    assert t.s.ruling.startswith("Wood absorbs Water: Ana wins 3 cards")
+    t.scan("universe-fire", "universe")  # Bo v Ana
+    t.scan("fire", "seat:2")
+    t.scan("universe-water", "seat:1")  # the won Universe Water, known in Ana's deck
+    assert t.s.ruling.startswith("Water destroys Fire")
+    _refused(t, {"type": "scan", "card": "universe-water", "zone": "seat:2"},
+             CardNotAvailable, "Bo cannot have a Universe Water")
+    for _ in range(2):
+        t.scan("universe-dragon", "universe")
+        t.contribute_all("earth")
+    assert t.s.dragons == 2
+    _refused(t, {"type": "scan", "card": "universe-dragon", "zone": "universe"},
+             CardNotAvailable, "no Universe Dragon")
+
+
+def test_a_seat_whose_cards_are_all_known_cannot_show_an_unseen_card() -> None:
+    """C-1, C-2: once every card in a deck is known (all unseen cards shown), an unseen card
+    shown for that seat is refused: it must be one of the known ones."""
+    rng = random.Random(4)
+    for _ in range(40):
+        m = new_match("wuxing", ["Ana", "Bo", "Cy"], None, rng=rng)
+        while not m.state.finished:
+            s = m.state
+            if s.phase == "reveal":
+                empty = [p for p in s.awaiting if s.unseen[p - 1] == 0]
+                pool = [c for c, p in s.places.items() if p == "unknown"]
+                if empty and pool:
+                    seat = empty[0]
+                    before, log = m.state, list(m.events)
+                    with pytest.raises(CardNotAvailable,
+                                       match=r"every card in .* deck is known"):
+                        m.apply({"type": "scan", "card": pool[0], "zone": f"seat:{seat}"})
+                    assert m.state is before and m.events == log
+                    return
+            m.apply(RULES.random_play(s, rng))
+    pytest.fail("no deck became fully known in 40 random games")
