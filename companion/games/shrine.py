@@ -238,7 +238,7 @@ class ShrineRules(Rules[ShrineState]):
         if not isinstance(zone, str):
             raise MalformedEvent(f"event field 'zone' must be str, got {zone!r}")
         if state.phase == "start":
-            return self._start_draw(state, serial, zone, override)
+            return self._start_draw(state, serial, zone, override, event.get("seat"))
         if state.phase == "lot":
             return self._lot_draw(state, serial, zone, override)
         raise IllegalPlay(
@@ -275,13 +275,16 @@ class ShrineRules(Rules[ShrineState]):
         draws = {k: v for k, v in state.draws.items() if k != s}
         return _evolve(state, draws=draws)
 
-    def _start_draw(self, state: ShrineState, serial: str, zone: str,
-                    override: bool) -> ShrineState:
+    def _start_draw(self, state: ShrineState, serial: str, zone: str, override: bool,
+                    by: Any) -> ShrineState:
         seat = seat_zone(zone, len(state.players))
         if seat is None:
             raise IllegalPlay(
                 f"a start draw is shown in a seat zone ('seat:<n>'), not {zone!r}", rule="SK-2"
             )
+        if by is not None and by != seat:
+            raise OutOfTurn(f"seat {by!r} cannot show {state.name(seat)}'s start draw",
+                            rule="SK-2")
         if seat not in state.contenders:
             tied = _names(state, state.contenders)
             raise IllegalPlay(f"{state.name(seat)} is not drawing now: only {tied} draw "
@@ -423,13 +426,13 @@ class ShrineRules(Rules[ShrineState]):
         low, high = payment_bounds(state)
         if low == high:
             return self._settle(state, dict(zip(_lot_elements(state), low, strict=True)), said)
-        proposal = propose_payment(state)
-        offer = ", ".join(f"{n} {state.element_names[e]}" for e, n in proposal.items() if n)
+        # The proposal follows the winner's holdings, so it is shown on their phone and the
+        # referee's view only (SK-7), not in the public ruling.
         return _evolve(
             state, phase="payment", turn=winner,
             ruling=f"{said} {state.name(winner)} wins {_lot_text(state)} for {state.standing} "
                    f"Oinks, paid in any mix of {_element_text(state, _lot_elements(state))} "
-                   f"(SK-5); proposed: {offer}.",
+                   "(SK-5).",
         )
 
     def _pay(self, state: ShrineState, event: Event) -> ShrineState:
@@ -707,7 +710,9 @@ class ShrineRules(Rules[ShrineState]):
             "influence": infl,
             "out": [_card_json(state, c) for c in state.out],
             "last_settlement": dict(state.last),
-            "payment_proposal": propose_payment(state) if state.phase == "payment" else None,
+            "payment_proposal": (propose_payment(state)
+                                 if state.phase == "payment" and state.high in visible
+                                 else None),
             "prompt": _prompt(state),
             "ruling": state.ruling,
             "finished": state.finished,

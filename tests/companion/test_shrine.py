@@ -165,6 +165,9 @@ def test_sk2_start_draw_needs_a_seat_zone() -> None:
     m = table(2)
     refused(m, {"type": "scan", "card": serial(m, "fire-1"), "zone": "lot"},
             IllegalPlay, "SK-2")
+    # A phone shows only its own seat's draw.
+    refused(m, {"type": "scan", "card": serial(m, "fire-1"), "zone": "seat:2", "seat": 1},
+            OutOfTurn, "SK-2")
     # The zone can be left out when the event names the seat (a form entered by hand).
     m.apply({"type": "scan", "card": serial(m, "fire-1"), "seat": 2})
     assert m.state.draws == {2: serial(m, "fire-1")}
@@ -323,6 +326,11 @@ def test_sk5_set_payment_proposal_and_explicit_mix() -> None:
     view = RULES.view(m.state, 2)
     assert view["phase"] == "payment" and view["payment_proposal"] == {"water": 6, "air": 6}
     assert "pay 12 Oinks in any mix of Water or Air" in view["prompt"]
+    # SK-7: the proposal follows Ben's hidden holdings: only his phone and the referee see it.
+    assert RULES.view(m.state, 1)["payment_proposal"] is None
+    assert RULES.view(m.state, None)["payment_proposal"] is None
+    assert RULES.referee_view(m.state)["payment_proposal"] == {"water": 6, "air": 6}
+    assert "proposed" not in m.state.ruling
     refused(m, {"type": "pay", "seat": 1}, OutOfTurn, "SK-5")
     refused(m, {"type": "pay", "seat": 2, "oinks": {"water": 2, "air": 2}}, IllegalPlay,
             "SK-5", "adds up to 4")
