@@ -48,8 +48,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from companion.cards import CardFace, DeckData, load_deck
 from companion.engine import (
@@ -87,6 +87,28 @@ STEP_NAMES = {
     "main": "Main Phase",
 }
 
+
+
+T = TypeVar("T")
+
+
+def _with(obj: T, **changes: Any) -> T:
+    """A copy of a frozen state dataclass with ``changes``: ``dataclasses.replace`` without
+    re-running ``__init__`` (the states have no ``__post_init__``), which is most of the time
+    an event takes. Field names are checked like ``replace`` does."""
+    names = _FIELDS.get(type(obj))
+    if names is None:
+        names = _FIELDS[type(obj)] = frozenset(f.name for f in fields(obj))  # type: ignore[arg-type]
+    unknown = set(changes) - names
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field {sorted(unknown)}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
 
 @dataclass(frozen=True)
 class LocusCard:
@@ -209,7 +231,7 @@ class GemCompleteRules(Rules[GemState]):
                     new = self._set(state, seat, card)
             else:
                 raise MalformedEvent(f"zone {zone!r} is not one of {list(self.zones)}")
-            return replace(new, adjudicated=new.adjudicated + 1)
+            return _with(new, adjudicated=new.adjudicated + 1)
         seat = require(event, "seat", int)
         if seat not in (1, 2):
             raise MalformedEvent(f"there is no seat {seat!r} at this table")
@@ -227,7 +249,7 @@ class GemCompleteRules(Rules[GemState]):
             new = self._play(state, seat, self._opt_card(event))
         else:
             new = self._effect(state, seat, kind, event)
-        return replace(new, adjudicated=new.adjudicated + 1)
+        return _with(new, adjudicated=new.adjudicated + 1)
 
     def _opt_card(self, event: Event) -> str | None:
         card = event.get("card")
@@ -244,9 +266,9 @@ class GemCompleteRules(Rules[GemState]):
                               rule="GC-3")
         if value not in (1, 2):
             raise MalformedEvent(f"starting player {value!r}: there is no such seat")
-        sides = tuple(replace(sd, deck_count=sd.deck_count - OPENING_HAND, hand_count=OPENING_HAND)
+        sides = tuple(_with(sd, deck_count=sd.deck_count - OPENING_HAND, hand_count=OPENING_HAND)
                       for sd in state.sides)
-        return replace(state, sides=sides, turn=value, step="declaration", turn_number=1,
+        return _with(state, sides=sides, turn=value, step="declaration", turn_number=1,
                        ruling=f"{state.name(value)} starts. Both players shuffle and draw "
                               f"{OPENING_HAND} cards (GC-3). {state.name(value)}: "
                               "Complete Declaration Step.")
@@ -254,7 +276,7 @@ class GemCompleteRules(Rules[GemState]):
     def _set_side(self, state: GemState, seat: int, side: Side) -> GemState:
         sides = list(state.sides)
         sides[seat - 1] = side
-        return replace(state, sides=tuple(sides))
+        return _with(state, sides=tuple(sides))
 
     def _current(self, state: GemState, seat: int, what: str, steps: tuple[str, ...]) -> None:
         if seat != state.turn:
@@ -294,17 +316,17 @@ class GemCompleteRules(Rules[GemState]):
         self._current(state, seat, "move on", ("declaration", "recovery", "main"))
         name = state.name(seat)
         if state.step == "declaration":
-            return replace(state, step="recovery",
+            return _with(state, step="recovery",
                            ruling=f"{name} makes no Complete Declaration. Recovery Step: enter "
                                   "card effects, if any (GC-3).")
         if state.step == "recovery":
             new = self._draw(state, seat, 1, f"Draw Step: {name} draws 1 card")
             if new.finished:
                 return new
-            return replace(new, step="main", ruling=new.ruling + " Main Phase: set at most one "
+            return _with(new, step="main", ruling=new.ruling + " Main Phase: set at most one "
                            "card in the Locus and play cards (GC-3).")
         opp = _other(seat)
-        return replace(state, turn=opp, step="declaration", set_this_turn=False,
+        return _with(state, turn=opp, step="declaration", set_this_turn=False,
                        turn_number=state.turn_number + 1,
                        ruling=f"{name} ends the turn (End Phase). {state.name(opp)}: Complete "
                               "Declaration Step (GC-3).")
@@ -321,10 +343,10 @@ class GemCompleteRules(Rules[GemState]):
         if card is not None:
             self._own_card(state, seat, card)
             unseen = unseen - {card}
-        side = replace(side, unseen=unseen, hand_count=side.hand_count - 1,
+        side = _with(side, unseen=unseen, hand_count=side.hand_count - 1,
                        locus=(*side.locus, LocusCard(card)))
         state = self._set_side(state, seat, side)
-        return replace(state, set_this_turn=True,
+        return _with(state, set_this_turn=True,
                        ruling=f"{state.name(seat)} sets a card face down at position "
                               f"{len(side.locus)} of the Locus (GC-3).")
 
@@ -334,17 +356,17 @@ class GemCompleteRules(Rules[GemState]):
         if side.hand_count < 1:
             raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GC-3")
         if card is None:
-            side = replace(side, hand_count=side.hand_count - 1,
+            side = _with(side, hand_count=side.hand_count - 1,
                            discard_unknown=side.discard_unknown + 1)
-            return replace(self._set_side(state, seat, side),
+            return _with(self._set_side(state, seat, side),
                            ruling=f"{state.name(seat)} plays a card; enter its effects (GC-3).")
         face = self._own_card(state, seat, card)
         if _is_gem(face):
             raise IllegalPlay(f"{card!r} is a Gem ({face.name}): Gems are set in the Locus, "
                               "not played", rule="GC-3")
-        side = replace(side, unseen=side.unseen - {card}, hand_count=side.hand_count - 1,
+        side = _with(side, unseen=side.unseen - {card}, hand_count=side.hand_count - 1,
                        discard=(*side.discard, card))
-        return replace(self._set_side(state, seat, side),
+        return _with(self._set_side(state, seat, side),
                        ruling=f"{state.name(seat)} plays {face.name}: \"{face.text}\" Enter its "
                               "effects (GC-3).")
 
@@ -362,7 +384,7 @@ class GemCompleteRules(Rules[GemState]):
             raise IllegalPlay(f"positions {positions!r}: choose {DECLARE} different Locus "
                               f"positions from 1 to {len(locus)}", rule="GC-4")
         chosen = tuple(sorted(positions))
-        return replace(state, step="reveal", declaration=chosen, revealed=(),
+        return _with(state, step="reveal", declaration=chosen, revealed=(),
                        declarations=state.declarations + 1,
                        ruling=f"{state.name(seat)} declares Gem Complete with Locus positions "
                               f"{', '.join(map(str, chosen))}: reveal them in order (GC-4).")
@@ -395,21 +417,21 @@ class GemCompleteRules(Rules[GemState]):
             unseen = side.unseen - {card}
         locus = list(side.locus)
         locus[pos - 1] = LocusCard(card, public=True)
-        side = replace(side, unseen=unseen, locus=tuple(locus))
+        side = _with(side, unseen=unseen, locus=tuple(locus))
         state = self._set_side(state, seat, side)
         revealed = (*state.revealed, card)
-        state = replace(state, revealed=revealed)
+        state = _with(state, revealed=revealed)
         names = ", ".join(state.cards[c].name for c in revealed)
         if len(revealed) < DECLARE:
-            return replace(state, ruling=f"Revealed {names}; {DECLARE - len(revealed)} to go "
+            return _with(state, ruling=f"Revealed {names}; {DECLARE - len(revealed)} to go "
                                          "(GC-4).")
         if all(_is_gem(state.cards[c]) for c in revealed):
-            return replace(state, finished=True, winners=(seat,),
+            return _with(state, finished=True, winners=(seat,),
                            gem_completes=state.gem_completes + 1,
                            ruling=f"{state.name(seat)} reveals {names}: six Gems. Gem Complete: "
                                   f"{state.name(seat)} wins (GC-4).")
         opp = _other(seat)
-        return replace(state, step="choose",
+        return _with(state, step="choose",
                        ruling=f"{state.name(seat)} reveals {names}: not all Gems, the "
                               f"declaration fails. {state.name(opp)} chooses {CHOOSE} of them "
                               "for the discard pile (GC-4).")
@@ -431,10 +453,10 @@ class GemCompleteRules(Rules[GemState]):
                                   f"{list(state.revealed)}", rule="GC-4")
         side = state.side(declarer)
         keep = tuple(ls for ls in side.locus if ls.serial not in cards)
-        side = replace(side, locus=keep, discard=(*side.discard, *cards))
+        side = _with(side, locus=keep, discard=(*side.discard, *cards))
         state = self._set_side(state, declarer, side)
         names = " and ".join(state.cards[c].name for c in cards)
-        return replace(state, step="recovery", declaration=(), revealed=(),
+        return _with(state, step="recovery", declaration=(), revealed=(),
                        ruling=f"{state.name(seat)} sends {names} to {state.name(declarer)}'s "
                               "discard pile; the other four go back face down in their order. "
                               f"{state.name(declarer)}: Recovery Step (GC-4).")
@@ -473,10 +495,10 @@ class GemCompleteRules(Rules[GemState]):
             if count > side.hand_count:
                 raise IllegalPlay(f"{state.name(target)} holds {side.hand_count} card(s), "
                                   f"cannot discard {count}", rule="GC-2")
-            side = replace(side, hand_count=side.hand_count - count,
+            side = _with(side, hand_count=side.hand_count - count,
                            unseen=side.unseen - set(cards), discard=(*side.discard, *cards),
                            discard_unknown=side.discard_unknown + count - len(cards))
-            return replace(self._set_side(state, target, side),
+            return _with(self._set_side(state, target, side),
                            ruling=f"{state.name(target)} discards {count} card(s) from hand.")
         verb = "crush" if kind == "crush" else "discard"
         return self._mill(state, target, count, cards, verb)
@@ -487,11 +509,11 @@ class GemCompleteRules(Rules[GemState]):
         side = state.side(seat)
         moved = min(count, side.deck_count)
         known = cards[:moved]
-        side = replace(side, deck_count=side.deck_count - moved, unseen=side.unseen - set(known),
+        side = _with(side, deck_count=side.deck_count - moved, unseen=side.unseen - set(known),
                        discard=(*side.discard, *known),
                        discard_unknown=side.discard_unknown + moved - len(known))
         state = self._set_side(state, seat, side)
-        state = replace(state, crushed=state.crushed + (moved if verb == "crush" else 0))
+        state = _with(state, crushed=state.crushed + (moved if verb == "crush" else 0))
         what = (f"{verb.capitalize()} {count}: {moved} card(s) from the top of "
                 f"{state.name(seat)}'s deck to the discard pile")
         return self._deck_out(state, seat, what)
@@ -499,17 +521,17 @@ class GemCompleteRules(Rules[GemState]):
     def _draw(self, state: GemState, seat: int, count: int, what: str) -> GemState:
         side = state.side(seat)
         moved = min(count, side.deck_count)
-        side = replace(side, deck_count=side.deck_count - moved, hand_count=side.hand_count + moved)
+        side = _with(side, deck_count=side.deck_count - moved, hand_count=side.hand_count + moved)
         return self._deck_out(self._set_side(state, seat, side), seat, what)
 
     def _deck_out(self, state: GemState, seat: int, what: str) -> GemState:
         side = state.side(seat)
         if side.deck_count == 0:
             opp = _other(seat)
-            return replace(state, finished=True, winners=(opp,), deck_outs=state.deck_outs + 1,
+            return _with(state, finished=True, winners=(opp,), deck_outs=state.deck_outs + 1,
                            ruling=f"{what}. {state.name(seat)}'s deck is empty: Deck Out, "
                                   f"{state.name(opp)} wins (GC-5).")
-        return replace(state, ruling=f"{what}; {side.deck_count} left in the deck.")
+        return _with(state, ruling=f"{what}; {side.deck_count} left in the deck.")
 
     def _return(self, state: GemState, seat: int, cards: list[Any], to: str) -> GemState:
         if not cards or len(set(map(str, cards))) != len(cards):
@@ -528,18 +550,18 @@ class GemCompleteRules(Rules[GemState]):
             raise CardNotAvailable(f"{cards!r}: only {side.discard_unknown} unidentified card(s) "
                                    f"lie in {state.name(seat)}'s discard pile", rule="C-1")
         discard = tuple(c for c in side.discard if c not in cards)
-        side = replace(side, discard=discard, discard_unknown=side.discard_unknown - unknown_used)
+        side = _with(side, discard=discard, discard_unknown=side.discard_unknown - unknown_used)
         names = ", ".join(state.cards[c].name for c in cards)
         if to == "hand":
-            side = replace(side, hand_count=side.hand_count + len(cards),
+            side = _with(side, hand_count=side.hand_count + len(cards),
                            unseen=side.unseen | set(cards))
             msg = f"{state.name(seat)} takes {names} from the discard pile into hand."
         else:
-            side = replace(side, deck_count=side.deck_count + len(cards),
+            side = _with(side, deck_count=side.deck_count + len(cards),
                            unseen=side.unseen | set(cards))
             msg = (f"{state.name(seat)} shuffles {names} from the discard pile into the deck "
                    f"({side.deck_count} cards).")
-        return replace(self._set_side(state, seat, side), ruling=msg)
+        return _with(self._set_side(state, seat, side), ruling=msg)
 
     # ----------------------------------------------------------------- views
 

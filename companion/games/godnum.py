@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from companion.cards import CardFace, DeckData, load_deck
 from companion.engine import (
@@ -69,6 +69,28 @@ from companion.errors import (
 
 HAND_SIZE = 5  # GN-4, GN-5
 
+
+
+T = TypeVar("T")
+
+
+def _with(obj: T, **changes: Any) -> T:
+    """A copy of a frozen state dataclass with ``changes``: ``dataclasses.replace`` without
+    re-running ``__init__`` (the states have no ``__post_init__``), which is most of the time
+    an event takes. Field names are checked like ``replace`` does."""
+    names = _FIELDS.get(type(obj))
+    if names is None:
+        names = _FIELDS[type(obj)] = frozenset(f.name for f in fields(obj))  # type: ignore[arg-type]
+    unknown = set(changes) - names
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field {sorted(unknown)}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
 
 @dataclass(frozen=True)
 class Legion:
@@ -122,8 +144,8 @@ def _exclude(state: GodNumState, seat: int, serials: list[str]) -> GodNumState:
     """``state`` with ``serials`` taken out of ``seat``'s unseen cards (for face look-ups)."""
     lg = state.legion(seat)
     legions = list(state.legions)
-    legions[seat - 1] = replace(lg, unseen=lg.unseen - set(serials))
-    return replace(state, legions=tuple(legions))
+    legions[seat - 1] = _with(lg, unseen=lg.unseen - set(serials))
+    return _with(state, legions=tuple(legions))
 
 
 def _cap(word: str) -> str:
@@ -327,7 +349,7 @@ class GodNumRules(Rules[GodNumState]):
         lo, hi = state.options["target_min"], state.options["target_max"]
         if not lo <= value <= hi:
             raise MalformedEvent(f"target {value!r} is outside the range {lo}-{hi}", rule="GN-4")
-        return replace(state, target=value,
+        return _with(state, target=value,
                        ruling=f"The target divine number is {value} (GN-4).")
 
     def _starting_player(self, state: GodNumState, event: Event) -> GodNumState:
@@ -339,9 +361,9 @@ class GodNumRules(Rules[GodNumState]):
                               rule="GN-4")
         if not 1 <= value <= len(state.players):
             raise MalformedEvent(f"starting player {value!r}: there is no such seat", rule="GN-4")
-        legions = tuple(replace(lg, deck_count=lg.deck_count - HAND_SIZE, hand_count=HAND_SIZE)
+        legions = tuple(_with(lg, deck_count=lg.deck_count - HAND_SIZE, hand_count=HAND_SIZE)
                         for lg in state.legions)
-        return replace(state, turn=value, legions=legions,
+        return _with(state, turn=value, legions=legions,
                        ruling=f"{state.name(value)} starts. Everyone shuffles their legion deck "
                               f"and draws {HAND_SIZE} cards; the divine number is 0, "
                               "attributeless (GN-4).")
@@ -432,17 +454,17 @@ class GodNumRules(Rules[GodNumState]):
         face = self._check_play(state, seat, card, override)
         name = state.name(seat)
         state = self._take(state, seat, card)
-        state = replace(state, plays=state.plays + 1)
+        state = _with(state, plays=state.plays + 1)
         lg = state.legion(seat)
         if face.kind == "function":
             fn = face.attrs.get("function")
             skip = 0
             if fn == "chaos":
-                state = replace(state, attribute=None)
+                state = _with(state, attribute=None)
                 msg = (f"{name} plays Chaos: the divine number {state.divine_number} is now "
                        "attributeless (GN-3).")
             elif fn == "reverse":
-                state = replace(state, direction=-state.direction)
+                state = _with(state, direction=-state.direction)
                 msg = f"{name} plays Reverse: turn order reverses (GN-3)."
             elif fn == "skip":
                 skip = 1
@@ -450,34 +472,34 @@ class GodNumRules(Rules[GodNumState]):
                 msg = f"{name} plays Skip: {state.name(nxt)} loses their turn (GN-3)."
             elif fn == "cleanse":
                 k = max(0, lg.karma - 1)
-                state = self._set_legion(state, seat, replace(lg, karma=k))
+                state = self._set_legion(state, seat, _with(lg, karma=k))
                 msg = f"{name} plays Cleanse: karma {lg.karma} -> {k} (GN-3)."
             else:
                 raise MalformedEvent(f"card {card!r}: unknown function {fn!r} in deck data")
-            return self._finish_turn(replace(state, pile=(*state.pile, card)), seat, msg, skip)
+            return self._finish_turn(_with(state, pile=(*state.pile, card)), seat, msg, skip)
         number = face.number or 0
         target = state.target or 0
         total = state.divine_number + number
         if total == target:
-            return replace(state, pile=(*state.pile, card), divine_number=total,
+            return _with(state, pile=(*state.pile, card), divine_number=total,
                            attribute=face.element, last_number=number, finished=True,
                            winners=(seat,),
                            ruling=f"{name} plays {face.name}: the divine number is exactly "
                                   f"{total}, the target. {name} wins (GN-7, GN-11).")
         if total > target:
             if state.options["bust"] == "stand":
-                state = replace(state, pile=(*state.pile, card), divine_number=total,
+                state = _with(state, pile=(*state.pile, card), divine_number=total,
                                 attribute=face.element, last_number=face.number)
                 msg = (f"{name} plays {face.name}: {total} exceeds the target "
                        f"{state.target}; it stands and {name} is eliminated (GN-8).")
             else:
-                state = replace(state, out=state.out | {card})
+                state = _with(state, out=state.out | {card})
                 msg = (f"{name} plays {face.name}: {total} would exceed the target "
                        f"{state.target}; the card does not count, the divine number stays "
                        f"{state.divine_number}, and {name} is eliminated (GN-8).")
-            state = replace(state, busts=state.busts + 1)
+            state = _with(state, busts=state.busts + 1)
             return self._eliminate(state, seat, msg)
-        state = replace(state, pile=(*state.pile, card), divine_number=total,
+        state = _with(state, pile=(*state.pile, card), divine_number=total,
                         attribute=face.element, last_number=face.number)
         msg = (f"{name} plays {face.name}: the divine number is {total} of {state.target}, "
                f"{_cap(face.element or '')} {face.number} is current (GN-7).")
@@ -487,19 +509,19 @@ class GodNumRules(Rules[GodNumState]):
         """``card`` leaves ``seat``'s hand (with an override: from wherever it was)."""
         lg = state.legion(seat)
         if card in lg.unseen:
-            return self._set_legion(state, seat, replace(lg, unseen=lg.unseen - {card},
+            return self._set_legion(state, seat, _with(lg, unseen=lg.unseen - {card},
                                                          hand_count=lg.hand_count - 1))
         # Override (C-1): the referee says the card is in this hand after all.
-        state = self._set_legion(state, seat, replace(lg, hand_count=max(0, lg.hand_count - 1)))
+        state = self._set_legion(state, seat, _with(lg, hand_count=max(0, lg.hand_count - 1)))
         owner = state.owner.get(card)
         if owner is not None and card in state.legion(owner).unseen:
             other = state.legion(owner)
             if other.deck_count > 0:
-                other = replace(other, deck_count=other.deck_count - 1)
+                other = _with(other, deck_count=other.deck_count - 1)
             else:
-                other = replace(other, hand_count=max(0, other.hand_count - 1))
-            state = self._set_legion(state, owner, replace(other, unseen=other.unseen - {card}))
-        return replace(state, pile=tuple(c for c in state.pile if c != card),
+                other = _with(other, hand_count=max(0, other.hand_count - 1))
+            state = self._set_legion(state, owner, _with(other, unseen=other.unseen - {card}))
+        return _with(state, pile=tuple(c for c in state.pile if c != card),
                        out=state.out - {card})
 
     def _discard(self, state: GodNumState, seat: int, cards: list[Any], more: bool,
@@ -530,8 +552,8 @@ class GodNumRules(Rules[GodNumState]):
             state = self._take(state, seat, c)
         lg = state.legion(seat)
         karma = lg.karma + len(cards)
-        state = self._set_legion(state, seat, replace(lg, karma=karma))
-        state = replace(state, out=state.out | set(cards), discards=state.discards + len(cards),
+        state = self._set_legion(state, seat, _with(lg, karma=karma))
+        state = _with(state, out=state.out | set(cards), discards=state.discards + len(cards),
                         discarding=True)
         limit = state.options["karma_limit"]
         names = ", ".join(f.name for f in faces)
@@ -541,13 +563,13 @@ class GodNumRules(Rules[GodNumState]):
             return self._eliminate(state, seat, msg[:-1] + f" {state.name(seat)} reaches the "
                                    "karma limit and is eliminated (GN-9).")
         if more:
-            return replace(state, ruling=msg + " Discard more or end the turn.")
+            return _with(state, ruling=msg + " Discard more or end the turn.")
         return self._finish_turn(state, seat, msg, skip=0)
 
     def _set_legion(self, state: GodNumState, seat: int, lg: Legion) -> GodNumState:
         legions = list(state.legions)
         legions[seat - 1] = lg
-        return replace(state, legions=tuple(legions))
+        return _with(state, legions=tuple(legions))
 
     def _next_seat(self, state: GodNumState, seat: int) -> int:
         n = len(state.players)
@@ -576,15 +598,15 @@ class GodNumRules(Rules[GodNumState]):
             if mine:
                 pile = tuple(c for c in pile[:-1] if c not in set(mine)) + top
                 reshuffled = len(mine)
-                lg = replace(lg, unseen=lg.unseen | set(mine), deck_count=lg.deck_count + len(mine))
+                lg = _with(lg, unseen=lg.unseen | set(mine), deck_count=lg.deck_count + len(mine))
                 note = (f" {state.name(seat)} draws {draw_first}, then shuffles their "
                         f"{len(mine)} played card(s) into a new deck (GN-10).")
             elif lg.deck_count == 0:
                 note = (f" {state.name(seat)}'s deck is empty and nothing was played: "
                         "no draw (GN-10).")
         take = min(need, lg.deck_count)
-        lg = replace(lg, deck_count=lg.deck_count - take, hand_count=lg.hand_count + take)
-        state = replace(state, pile=pile, reshuffles=state.reshuffles + (1 if reshuffled else 0))
+        lg = _with(lg, deck_count=lg.deck_count - take, hand_count=lg.hand_count + take)
+        state = _with(state, pile=pile, reshuffles=state.reshuffles + (1 if reshuffled else 0))
         return self._set_legion(state, seat, lg), note
 
     def _finish_turn(self, state: GodNumState, seat: int, msg: str, skip: int) -> GodNumState:
@@ -592,22 +614,22 @@ class GodNumRules(Rules[GodNumState]):
         nxt = self._next_seat(state, seat)
         for _ in range(skip):
             nxt = self._next_seat(state, nxt)
-        return replace(state, turn=nxt, discarding=False, turns=state.turns + 1,
+        return _with(state, turn=nxt, discarding=False, turns=state.turns + 1,
                        ruling=f"{msg}{note} {state.name(nxt)}'s turn.")
 
     def _eliminate(self, state: GodNumState, seat: int, msg: str) -> GodNumState:
         lg = state.legion(seat)
         # GN-8: the eliminated player's hand (and the rest of the legion deck) leave the game.
-        state = self._set_legion(state, seat, replace(lg, unseen=frozenset(), deck_count=0,
+        state = self._set_legion(state, seat, _with(lg, unseen=frozenset(), deck_count=0,
                                                       hand_count=0, eliminated=True))
-        state = replace(state, out=state.out | lg.unseen, discarding=False)
+        state = _with(state, out=state.out | lg.unseen, discarding=False)
         live = state.live
         if len(live) == 1:
-            return replace(state, finished=True, winners=live, turns=state.turns + 1,
+            return _with(state, finished=True, winners=live, turns=state.turns + 1,
                            ruling=f"{msg} {state.name(live[0])} is the last legion standing and "
                                   "wins (GN-11).")
         nxt = self._next_seat(state, seat)
-        return replace(state, turn=nxt, turns=state.turns + 1,
+        return _with(state, turn=nxt, turns=state.turns + 1,
                        ruling=f"{msg} {state.name(nxt)}'s turn.")
 
     # ----------------------------------------------------------------- views
