@@ -1,4 +1,4 @@
-"""WuXing (seed 000, rulings WX-1..WX-12, C-1, C-2, C-6): the companion referees every challenge.
+"""WuXing (seed 000; WX-1..WX-12, C-1, C-2, C-6): the companion referees every challenge.
 
 Two players challenge the Universe card each turn; the footer of each card says whether it
 wins the pot, joins it or goes to the Void. The camera (or a phone, or the referee by hand)
@@ -15,8 +15,9 @@ Events (JSON objects):
     ``dragon``, a card pulled from the player deck before dealing WX-12). ``card`` is the
     serial ``RUN-COPY``, the full QR payload, or a face id entered by hand (``"wood"``,
     ``"universe-water"``: it stands for a copy the zone can hold, known copies of the
-    seat's deck first). ``seat``, when present, must be the seat of the zone. ``override`` (referee only) forces a scan that C-1 refuses; it is logged in
-    the ruling and the companion takes it that the card was where the scan says.
+    seat's deck first). ``seat``, when present, must be the seat of the zone.
+    ``override`` (referee only) forces a scan that C-1 refuses; it is logged in the ruling
+    and the companion takes it that the card was where the scan says.
 
 View keys (``view``): ``game``, ``phase``, ``players`` (seat, name, cards, out), ``decks``
 (seat -> cards in deck), ``pot`` (face ids, bottom to top), ``pot_size``,
@@ -27,7 +28,9 @@ null), ``winners``, ``finished``, ``prompt``, ``ruling``, ``last_adjudication``,
 ``adjudications``, ``challenges``, ``options``; with a seat also ``you`` and
 ``your_known_cards`` (faces the companion knows are in your deck). ``referee_view`` adds
 ``places`` (serial -> place), ``unseen`` (seat -> cards not yet seen), ``set_aside`` and
-``known`` (seat -> serials known in that deck).
+``known`` (seat -> serials known in that deck), ``pot_cards`` (serials). ``stats``:
+``adjudications`` (challenges and sudden-death duels decided), ``challenges``, ``dragons``
+and ``stars`` (Universe power cards drawn), ``recycles``, ``tiebreaks``.
 
 Places (C-1): ``unknown`` (dealt or set aside, not seen since: the companion knows only
 how many of them each seat holds), ``deck:<n>`` (known to be in seat n's deck), ``universe``,
@@ -106,6 +109,8 @@ class Table:
     title: str
     zone_seats: Mapping[str, int]  # "seat:2" -> 2
     by_face: Mapping[str, tuple[str, ...]]  # face id -> its serials at the table, sorted
+    deck_place: tuple[str, ...]  # [seat] -> "deck:<seat>" (index 0 unused)
+    table_place: tuple[str, ...]  # [seat] -> "table:<seat>"
 
     @property
     def seats(self) -> range:
@@ -222,8 +227,9 @@ class _Work:
     def to_deck(self, seat: int, serials: list[str]) -> None:
         """Cards won (WX-8) or returned: known to be in ``seat``'s deck from now on."""
         places = self.places
+        where = self.t.deck_place[seat]
         for c in serials:
-            places[c] = deck_of(seat)
+            places[c] = where
         self.decks[seat - 1] += len(serials)
 
     def to_void(self, serials: list[str]) -> None:
@@ -364,7 +370,8 @@ class WuXingRules(Rules[WuXingState]):
             destroys=destroys, end=str(setup.options.get("end", "count")),
             start=str(setup.options.get("start", "rps")), code=setup.deck.code,
             title=setup.deck.title, zone_seats={f"seat:{s}": s for s in range(1, n + 1)},
-            by_face=by_face,
+            by_face=by_face, deck_place=tuple(deck_of(s) for s in range(n + 1)),
+            table_place=tuple(table_of(s) for s in range(n + 1)),
         )
         deal = (f"Shuffle the player deck and deal it: {each} cards each"
                 + (f", {aside} set aside unseen (WX-2)." if aside else " (WX-2)."))
@@ -492,10 +499,15 @@ class WuXingRules(Rules[WuXingState]):
                             f"for: {self._prompt(state)}", rule="WX-4")
         if seat not in state.awaiting:
             self._refuse_seat(state, seat, serial)
-        if not override:
+        place = state.places[serial]
+        held = place == state.table.deck_place[seat] or (
+            place == UNKNOWN and state.unseen[seat - 1] > 0)
+        if not held and not override:
             self._check_from_deck(state, seat, serial)
         w = _Work(state)
-        self._take(w, seat, serial)
+        if not held:
+            self._relocate(w, serial, place, seat)
+        w.take_from_deck(seat, serial, w.t.table_place[seat])
         if phase == REVEAL:
             return self._reveal(w, seat, serial)
         if phase == DUEL:
@@ -588,21 +600,11 @@ class WuXingRules(Rules[WuXingState]):
         raise CardNotAvailable(f"{who} cannot show it: {self._where(state, serial)}",
                                rule="C-1")
 
-    def _take(self, w: _Work, seat: int, serial: str) -> None:
-        """Move ``serial`` out of ``seat``'s deck onto the table (``table:<seat>``).
-
-        A card C-1 refuses gets here only by referee override: it is taken to have been in
-        that deck, it leaves the place the companion had for it (whose count drops), and
-        the ruling says so.
-        """
-        place = w.places[serial]
-        if not (place == deck_of(seat) or (place == UNKNOWN and w.unseen[seat - 1] > 0)):
-            self._relocate(w, serial, place, seat)
-        w.take_from_deck(seat, serial, table_of(seat))
-
     def _relocate(self, w: _Work, serial: str, place: str, seat: int | None) -> None:
-        """Referee override: ``serial`` was really in ``seat``'s deck (or, for ``None``, in
-        the Universe deck). Raises ``IllegalPlay`` for a card shown in this challenge."""
+        """Referee override of C-1: ``serial`` was really in ``seat``'s deck (or, for
+        ``None``, in the Universe deck). It leaves the place the companion had for it (whose
+        count drops) and the ruling says so. Raises ``IllegalPlay`` for a card already shown
+        in this challenge."""
         t = w.t
         if place.startswith("table:") or serial == w.universe_card:
             raise IllegalPlay(f"card {serial!r} is already shown in this challenge; undo that "
