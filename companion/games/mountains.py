@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from companion.engine import (
@@ -71,7 +70,7 @@ from companion.errors import (
     UnknownCard,
 )
 from companion.games import mountains_skills as skills
-from companion.games.mountains_board import load_board, reachable
+from companion.games.mountains_board import can_reach, load_board, reachable
 from companion.games.mountains_state import (
     DECKS,
     START_HP,
@@ -89,6 +88,7 @@ from companion.games.mountains_state import (
     move_card,
     next_seat,
     pile,
+    replace,
     seat_place,
     set_player,
 )
@@ -505,14 +505,17 @@ def _on_move(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     if not s.roll:
         raise IllegalPlay(f"{name} must roll for movement first", rule="MR-5")
     to = str(require(event, "to", str))
-    moves = reachable_moves(s)
-    if to not in moves:
+    here = s.player(seat).tile
+    if to not in s.board.tiles or here is None or not any(
+        can_reach(s.board, here, to, n) for n in move_steps(s)
+    ):
+        moves = reachable_moves(s)
         steps = " or ".join(str(n) for n in move_steps(s))
         raise IllegalPlay(
             f"{to!r} cannot be reached in exactly {steps} steps from "
             f"{s.player(seat).tile} (no tile twice, never against an arrow); reachable: "
             f"{', '.join(moves)}", rule="MR-5")
-    final = moves[to]
+    final = s.board.tile(to).exit or to
     s = set_player(s, replace(s.player(seat), tile=final))
     s = bump(replace(s, moved=True), "moves")
     text = f"{name} moves to {to}"

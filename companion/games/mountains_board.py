@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
@@ -86,6 +86,8 @@ class Board:
     tile_hp: Mapping[str, int]
     kinds: Mapping[str, str]
     quadrants: Mapping[str, str]
+    step_map: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False,
+                                                   compare=False)
 
     def __iter__(self) -> Iterator[Tile]:
         return iter(self.tiles.values())
@@ -114,6 +116,8 @@ class Board:
 
     def steps(self, tile: str) -> tuple[str, ...]:
         """Neighbours a token on ``tile`` may step to: not against a one-way arrow (MR-5)."""
+        if tile in self.step_map:
+            return self.step_map[tile]
         return tuple(n for n in self.neighbours(tile) if (n, tile) not in self.arrows)
 
     @property
@@ -245,6 +249,7 @@ def parse_board(data: Mapping[str, Any]) -> Board:
                 f"corner {corner!r} is a start/end point and must be plain, "
                 f"not {tiles[corner].kind}"
             )
+    board = replace(board, step_map={t: board.steps(t) for t in tiles})
     for t in tiles.values():
         if not board.steps(t.id):
             raise ValueError(f"a token on {t.id!r} could never leave it: every way out is "
@@ -313,3 +318,29 @@ def _candidates(board: Board) -> dict[str, dict[int, tuple[str, ...]]]:
             }
         _CANDS[key] = table
     return _CANDS[key]
+
+
+def can_reach(board: Board, start: str, target: str, steps: int) -> bool:
+    """Whether ``target`` is in ``reachable(board, start, steps)``, searched for directly."""
+    board.tile(start)
+    board.tile(target)
+    if steps <= 0 or target == start:
+        return False
+    path: set[str] = {start}
+
+    def walk(pos: str, left: int) -> bool:
+        if left == 0:
+            return pos == target
+        d = board.distance(pos, target)
+        if d > left or (left - d) % 2:
+            return False
+        for n in board.steps(pos):
+            if n not in path:
+                path.add(n)
+                found = walk(n, left - 1)
+                path.discard(n)
+                if found:
+                    return True
+        return False
+
+    return walk(start, steps)

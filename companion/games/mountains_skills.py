@@ -33,7 +33,7 @@ Ling Yu    basic       spends movement; your weapons have double range this turn
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Event, require
@@ -45,6 +45,7 @@ from companion.games.mountains_state import (
     draw,
     hit,
     move_card,
+    replace,
     seat_place,
     set_player,
 )

@@ -11,13 +11,27 @@ Places a card can be: ``pile:<deck>`` (face down, order unknown, C-2), ``discard
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from companion.cards import CardFace
 from companion.games.mountains_board import Board
 
+T = TypeVar("T")
+
 START_HP = 10
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """A copy of the frozen dataclass ``obj`` with ``changes`` (``dataclasses.replace``).
+
+    Same result, without re-running ``__init__``: the engine builds many states per event
+    and the full dataclass machinery was most of the adjudication time.
+    """
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
 DECKS = ("character", "weapon", "challenge", "chance")
 
 
