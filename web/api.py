@@ -290,6 +290,14 @@ def action(table_id: str) -> Response:
     try:
         data = body()
         event = event_from_body(data, viewer, table.players)
+        # A card typed or scanned as its QR text becomes its serial (any field, any action).
+        for key, value in list(event.items()):
+            if isinstance(value, str) and value.startswith("T1:"):
+                event[key] = table.resolve_card(value)
+            elif isinstance(value, list) and any(
+                    isinstance(x, str) and x.startswith("T1:") for x in value):
+                event[key] = [table.resolve_card(x) if isinstance(x, str) and
+                              x.startswith("T1:") else x for x in value]
         if isinstance(event.get("card"), str) and event.get("type") == "scan":
             event["card"] = table.resolve_card(event["card"])
         new = table.play(services(current_app).store, event, viewer,

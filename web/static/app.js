@@ -99,20 +99,24 @@ function cardChip(text) {
 }
 
 // ---- generic view rendering --------------------------------------------------------
+const SEATISH = /^(seat|seats|turn|you|winner|winners|awaiting|declarer|current|leader|bidder|starting|first|out|challenge|eliminated|order|target_seat|player)$/;
 function value(v, key) {
   if (v === null || v === undefined) return h("span", {class: "muted"}, "—");
   if (typeof v === "boolean") return h("span", {}, v ? "yes" : "no");
-  if (typeof v === "number") return h("span", {class: "num"}, String(v));
+  if (typeof v === "number") {
+    if (SEATISH.test(key || "") && Number.isInteger(v) && v >= 1 && v <= C.players.length) return h("span", {}, seatLabel(v));
+    return h("span", {class: "num"}, String(v));
+  }
   if (typeof v === "string") {
     const chip = cardChip(v);
     if (chip) return chip;
-    if (/seat|winner|turn|player|leader|bidder/i.test(key || "") && /^\d+$/.test(v)) return h("span", {}, seatLabel(v));
+    if (SEATISH.test(key || "") && /^\d+$/.test(v)) return h("span", {}, seatLabel(v));
     return h("span", {}, v);
   }
   if (Array.isArray(v)) {
     if (v.length === 0) return h("span", {class: "muted"}, "none");
     if (v.every((x) => x === null || typeof x !== "object")) {
-      const seatish = /seat|winner|challenge|out|players|order|eliminat/i.test(key || "");
+      const seatish = SEATISH.test(key || "");
       return h("span", {class: "chips"}, v.map((x) => {
         if (seatish && Number.isInteger(x)) return h("span", {class: "chip"}, seatLabel(x));
         return cardChip(String(x)) || h("span", {class: "chip"}, String(x));
@@ -128,7 +132,18 @@ function value(v, key) {
   }
   return dl(v, key);
 }
+function grouped(obj) {
+  // A big map of serial -> place: group the serials by place, counts first.
+  const groups = {};
+  for (const [k, v] of Object.entries(obj)) (groups[v] = groups[v] || []).push(k);
+  return h("div", {class: "groups"}, Object.entries(groups).map(([place, keys]) =>
+    h("details", {}, h("summary", {}, `${place}: ${keys.length}`),
+      h("span", {class: "chips"}, keys.map((k) => cardChip(k) || h("span", {class: "chip"}, k))))));
+}
 function dl(obj, parentKey) {
+  const entries = Object.entries(obj);
+  if (entries.length > 16 && entries.every(([, v]) => typeof v === "string")) return grouped(obj);
+  if (entries.length === 0) return h("span", {class: "muted"}, "none");
   const seatKeys = Object.keys(obj).length > 0 && Object.keys(obj).every((k) => /^\d+$/.test(k));
   return h("dl", {class: "kv" + (seatKeys ? " seats" : "")},
     Object.entries(obj).flatMap(([k, v]) => [
@@ -141,6 +156,8 @@ function renderView(view) {
   const rest = {};
   for (const [k, v] of Object.entries(view || {})) if (!SKIP.has(k)) rest[k] = v;
   el.replaceChildren(dl(rest, ""));
+  const more = $("more");  // the raw figures fold away when a game panel shows the main ones
+  if (more && !more.dataset.touched) more.open = !FULL_PANELS.has(C.game);
 }
 
 // ---- game panels: the figures people look at first ---------------------------------
@@ -161,13 +178,36 @@ function seatRow(label, obj, opts) {
     h("div", {class: "seat-bar" + ((opts && opts.hot && opts.hot.includes(s)) ? " hot" : "") +
       ((opts && opts.out && opts.out.includes(s)) ? " out" : "") + (s === C.seat ? " me" : "")},
       h("span", {class: "who"}, seatLabel(s)),
-      typeof v === "number" ? h("span", {class: "bar"}, h("span", {style: `width:${Math.round(100 * v / max)}%`})) : null,
+      typeof v === "number" ? h("span", {class: "meter"}, h("span", {style: `width:${Math.round(100 * v / max)}%`})) : null,
       h("span", {class: "num"}, typeof v === "object" ? value(v, "seat") : String(v)))));
 }
 function cardRow(label, list, note) {
   return h("div", {class: "cardrow"}, h("h3", {}, label, note ? h("small", {}, " " + note) : null),
     (list && list.length) ? h("div", {class: "chips big"}, list.map((x) => cardChip(String(x)) || h("span", {class: "chip"}, String(x))))
       : h("p", {class: "muted"}, "empty"));
+}
+// Games whose panel shows everything a player needs; their raw figures start folded.
+const FULL_PANELS = new Set(["wuxing", "godnum", "shrine", "mountains", "gemcomplete"]);
+function cardObj(c) {
+  // Engines describe shown cards as {serial|card, face, name, ...}: one chip.
+  if (!c || typeof c !== "object") return cardChip(String(c)) || h("span", {class: "chip"}, String(c));
+  const f = faces[c.face] || {};
+  const cls = ["chip", "card"];
+  if (c.element || f.element) cls.push("el-" + (c.element || f.element));
+  return h("span", {class: cls.join(" "), title: [c.serial || c.card, f.text].filter(Boolean).join(" · ")},
+    c.name || f.name || c.face || c.serial || c.card);
+}
+function cards_(label, list, note) {
+  return h("div", {class: "cardrow"}, h("h3", {}, label, note ? h("small", {}, " " + note) : null),
+    (list && list.length) ? h("div", {class: "chips big"}, list.map(cardObj)) : h("p", {class: "muted"}, "none"));
+}
+function seatTable(rows, cols, opts) {
+  // rows: per-seat objects; cols: [[header, fn(row)]]
+  return h("table", {class: "grid seats-table"},
+    h("thead", {}, h("tr", {}, cols.map(([c]) => h("th", {}, c)))),
+    h("tbody", {}, rows.map((r) => h("tr", {class: [(r.seat === C.seat) ? "me" : "", (opts && opts.hot === r.seat) ? "hot" : "",
+      (r.eliminated || r.alive === false) ? "out" : ""].join(" ")},
+      cols.map(([, fn]) => { const v = fn(r); return h("td", {}, v instanceof Node ? v : (v ?? "—")); })))));
 }
 const PANELS = {
   wuxing(v) {
@@ -179,29 +219,93 @@ const PANELS = {
       stat("in the Void", v.void ?? "—", "void"),
       stat("Universe cards left", v.universe_left ?? "—")));
     kids.push(cardRow("Pot", v.pot, "bottom → top"));
+    const shown = perSeat(v.revealed).filter(([, f]) => f);
+    if (shown.length) kids.push(h("div", {class: "cardrow"}, h("h3", {}, "Revealed this challenge"),
+      h("div", {class: "chips big"}, shown.map(([s, f]) => h("span", {class: "reveal"}, seatLabel(s) + " ", cardChip(String(f)) || String(f))))));
     kids.push(seatRow("Cards in each deck", v.decks, {hot: ch, out: v.out || []}));
     return kids;
   },
   godnum(v) {
-    return [h("div", {class: "stats"},
-      stat("target", v.target ?? "—"), stat("divine number", v.divine_number ?? v.divine ?? v.total ?? "—"),
-      stat("attribute", v.attribute ?? "—")),
-      seatRow("Karma", v.karma), v.eliminated ? h("p", {}, "Eliminated: ", value(v.eliminated, "eliminated")) : null];
+    const kids = [h("div", {class: "stats"},
+      stat("divine number", v.divine_number ?? "—"), stat("target", v.target ?? "—"),
+      stat("attribute", v.attribute ? h("span", {class: "chip card el-" + v.attribute}, v.attribute) : "none"),
+      stat("direction", v.direction === -1 ? "reversed" : "clockwise"))];
+    if (v.seats) kids.push(seatTable(v.seats, [["player", (r) => r.name], ["legion", (r) => r.legion_name],
+      ["deck", (r) => r.deck], ["hand", (r) => r.hand], [`karma (of ${v.karma_limit ?? "?"})`, (r) => r.karma + (r.eliminated ? " · out" : "")]],
+      {hot: v.turn}));
+    kids.push(cards_("Last cards played", (v.pile || []).slice().reverse(), "newest first"));
+    if (Array.isArray(v.legal)) {
+      const ok = v.legal.filter((x) => x.ok);
+      kids.push(h("div", {class: "cardrow"}, h("h3", {}, "Cards of your legion you may play now"),
+        ok.length ? h("div", {class: "chips big"}, ok.map((x) => h("span", {class: "chip card ok", title: x.why || ""}, x.label)))
+          : h("p", {class: "muted"}, v.turn !== v.you ? "Wait for your turn." : "None: discard instead (GN-5).")));
+    }
+    return kids;
   },
   shrine(v) {
-    return [h("div", {class: "stats"},
-      stat("standing bid", v.bid ?? v.standing_bid ?? "—"), stat("pool", v.pool ?? "—")),
-      v.lot ? cardRow("Lot", Array.isArray(v.lot) ? v.lot : [v.lot]) : null,
-      seatRow("Oinks", v.oinks), seatRow("Influence", v.influence)];
+    const kids = [];
+    kids.push(cards_("Lot up for auction", v.lot || [], v.lot_elements ? "bid in " + v.lot_elements.join(" or ") : ""));
+    kids.push(h("div", {class: "stats"},
+      stat("standing bid", v.standing_bid ? `${v.standing_bid}` : "none"),
+      stat("high bidder", v.high_bidder ? seatLabel(v.high_bidder) : "—"),
+      stat("to bid", v.turn ? seatLabel(v.turn) : "—"),
+      stat("deck", v.deck_count ?? "—")));
+    if (v.passed && v.passed.length) kids.push(h("p", {}, "Passed: ", v.passed.map(seatLabel).join(", ")));
+    if (v.pool) kids.push(h("div", {}, h("h3", {}, "Pool"), dl(v.pool, "pool")));
+    const oinks = perSeat(v.oinks);
+    if (oinks.length) kids.push(h("div", {}, h("h3", {}, "Oinks"), seatTable(oinks.map(([s, o]) => ({seat: s, ...o})),
+      [["player", (r) => seatLabel(r.seat)], ...Object.keys(oinks[0][1]).map((el) => [el, (r) => r[el]]),
+       ["total", (r) => (v.oinks_total || {})[r.seat]]])));
+    const inf = perSeat(v.influence);
+    if (inf.length) kids.push(h("div", {}, h("h3", {}, "Influence"), inf.map(([s, x]) =>
+      h("div", {class: "influence"}, h("b", {}, `${seatLabel(s)}: ${x.points} point${x.points === 1 ? "" : "s"}`),
+        (x.groups || []).map((g) => h("div", {class: "group"}, h("span", {class: "muted"}, `${g.kind} (${g.points}) `),
+          h("span", {class: "chips"}, (g.cards || []).map(cardObj))))))));
+    return kids;
   },
   mountains(v) {
-    return [seatRow("HP", v.hp), v.piles ? h("div", {}, h("h3", {}, "Piles"), value(v.piles, "piles")) : null];
+    const kids = [];
+    if (v.players) kids.push(seatTable(v.players, [["player", (r) => r.name], ["character", (r) => r.character_name],
+      ["HP", (r) => r.hp], ["tile", (r) => r.tile],
+      ["weapons", (r) => h("span", {class: "chips"}, (r.weapons || []).map(cardObj))]], {hot: v.turn}));
+    if (v.board && v.board.tiles) kids.push(board(v));
+    if (v.piles) kids.push(h("div", {}, h("h3", {}, "Piles"), dl(v.piles, "piles")));
+    if (v.actions_left) kids.push(h("div", {}, h("h3", {}, "Left this turn"), dl(v.actions_left, "left")));
+    return kids;
   },
   gemcomplete(v) {
-    return [h("div", {class: "stats"}, stat("deck", v.deck ?? v.deck_left ?? "—")),
-      seatRow("Hand", v.hands ?? v.hand_counts), seatRow("Discards", v.discards)];
+    const kids = [];
+    if (v.step) kids.push(h("div", {class: "challenge"}, h("b", {}, seatLabel(v.turn)), ` · turn ${v.turn_number} · ${v.step} step`));
+    for (const st of v.seats || []) {
+      kids.push(h("div", {class: "gem-seat" + (st.seat === C.seat ? " me" : "")},
+        h("h3", {}, `${st.name} · ${st.deck_name}`),
+        h("div", {class: "stats"}, stat("deck", st.deck), stat("hand", st.hand),
+          stat("discard", (st.discard || []).length + (st.discard_unknown || 0)), stat("Locus", (st.locus || []).length)),
+        h("div", {class: "locus"}, (st.locus || []).map((c) => h("span", {class: "slot" + (c.gem ? " gem" : "") + (c.known ? "" : " down"),
+          title: c.public ? "face up" : (c.known ? "you know this card" : "face down")},
+          h("small", {}, c.position), " ", c.name || "?"))),
+        (st.discard || []).length ? h("div", {class: "chips"}, h("small", {class: "muted"}, "discard pile: "), st.discard.map(cardObj)) : null));
+    }
+    if (v.declaration) kids.push(h("div", {class: "declaration"}, h("h3", {}, "Complete Declaration by " + seatLabel(v.declaration.declarer)),
+      h("p", {}, "Positions: " + (v.declaration.positions || []).join(", ")),
+      cards_("Revealed", v.declaration.revealed || [])));
+    return kids;
   },
 };
+function board(v) {
+  const size = v.board.size || 9;
+  const at = {};
+  for (const p of v.players || []) if (p.tile && p.alive !== false) (at[p.tile] = at[p.tile] || []).push(p);
+  const reach = new Set((v.reachable || []).map((r) => r.tile || r.to || r));
+  const grid = h("div", {class: "board", style: `grid-template-columns: repeat(${size}, 1fr)`});
+  for (const t of v.board.tiles) {
+    grid.append(h("div", {class: `tile c-${t.colour} k-${t.kind}` + (reach.has(t.id) ? " reach" : ""),
+      title: `${t.id} ${t.colour} ${t.kind}${t.exit ? " → " + t.exit : ""}`, style: `grid-row:${t.row};grid-column:${t.col}`},
+      h("small", {}, t.id), t.kind !== "plain" ? h("span", {class: "kind"}, t.kind[0].toUpperCase()) : null,
+      (at[t.id] || []).map((p) => h("b", {class: "token" + (p.seat === C.seat ? " me" : "")}, p.name.slice(0, 2)))));
+  }
+  return h("div", {}, h("h3", {}, "Board", reach.size ? h("small", {}, " · highlighted: reachable") : null), grid);
+}
 function renderPanel(s) {
   const el = $("panel");
   const fn = PANELS[s.game];
@@ -214,8 +318,9 @@ function renderPanel(s) {
 // ---- actions: forms and buttons from Rules.actions ---------------------------------
 function fieldInput(f) {
   const name = f.name;
+  const required = !f.optional;
   if (f.kind === "int") {
-    return h("label", {}, f.label || name, h("input", {type: "number", name, min: f.min, max: f.max, value: f.default ?? f.min ?? 0, required: true}));
+    return h("label", {}, f.label || name, h("input", {type: "number", name, min: f.min, max: f.max, value: f.default ?? f.min ?? 0, required}));
   }
   if (f.kind === "choice") {
     return h("label", {}, f.label || name, h("select", {name}, (f.choices || []).map((c) => h("option", {value: JSON.stringify(c.value), title: c.why || ""}, c.label ?? String(c.value)))));
@@ -227,8 +332,11 @@ function fieldInput(f) {
         h("input", {type: "checkbox", value: JSON.stringify(c.value)}), c.label ?? String(c.value))));
   }
   if (f.kind === "card") {
+    const hints = (f.hints || []).filter((x) => x.ok !== false);
     return h("label", {}, (f.label || name) + (f.zone ? ` (${f.zone})` : ""),
-      h("input", {type: "text", name, list: "card-list", placeholder: "card serial or code text", required: true, "data-zone": f.zone || ""}));
+      h("input", {type: "text", name, list: f.multiple ? null : "card-list", required, "data-zone": f.zone || "",
+        placeholder: f.multiple ? "serials, separated by spaces" : "card serial or code text"}),
+      hints.length ? h("small", {class: "hints"}, "Allowed now: ", hints.map((x) => x.label).join(", ")) : null);
   }
   return h("label", {}, f.label || name, h("input", {type: "text", name, maxlength: 200}));
 }
@@ -245,8 +353,10 @@ function collect(form, a) {
     if (!input) continue;
     if (f.kind === "int") body[f.name] = parseInt(input.value, 10);
     else if (f.kind === "choice") body[f.name] = JSON.parse(input.value);
+    else if (f.optional && !input.value.trim()) continue;
     else body[f.name] = input.value.trim();
-    if (f.kind === "card" && f.zone && !(a.fields || []).some((g) => g.name === "zone") && body.zone === undefined) body.zone = f.zone;
+    if (f.kind === "card" && f.multiple) body[f.name] = input.value.split(/[\s,;]+/).filter(Boolean);
+    if (f.kind === "card" && f.zone && a.type === "scan" && !(a.fields || []).some((g) => g.name === "zone")) body.zone = f.zone;
   }
   body.version = snap.version;
   return body;
@@ -255,6 +365,10 @@ function actionBox(a) {
   const who = (C.role === "host" && a.seat) ? h("span", {class: "for"}, "for " + seatLabel(a.seat)) : null;
   const rule = a.rule ? h("span", {class: "rule"}, a.rule) : null;
   const fields = a.fields || [];
+  if (a.why) {  // listed so people see it exists, but not allowed now: say why
+    return h("div", {class: "action unavailable"}, h("div", {class: "action-head"}, a.label, who, rule),
+      h("p", {class: "muted"}, a.why));
+  }
   const post = async (body, btn) => {
     if (btn) btn.disabled = true;
     const r = await send("/actions", body);
@@ -265,7 +379,7 @@ function actionBox(a) {
   if (fields.length === 1 && fields[0].kind === "choice" && (fields[0].choices || []).length <= 12) {
     const f = fields[0];
     return h("div", {class: "action"}, h("div", {class: "action-head"}, a.label, who, rule),
-      h("div", {class: "buttons"}, f.choices.map((c) => h("button", {type: "button", title: c.why || "",
+      h("div", {class: "buttons"}, f.choices.map((c) => h("button", {type: "button", title: c.why || "", disabled: c.ok === false,
         "data-action": a.type, "data-value": JSON.stringify(c.value),
         onclick: (ev) => { const body = {type: a.type, [f.name]: c.value, version: snap.version};
           if (a.seat !== null && a.seat !== undefined) body.seat = a.seat; post(body, ev.currentTarget); }},
@@ -274,7 +388,7 @@ function actionBox(a) {
   const form = h("form", {class: "action", "data-action": a.type},
     h("div", {class: "action-head"}, a.label, who, rule),
     fields.map(fieldInput),
-    h("button", {type: "submit"}, fields.length ? "Send" : a.label));
+    h("button", {type: "submit"}, a.label));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const body = collect(form, a);
@@ -311,7 +425,7 @@ function renderLog(s) {
   const el = $("log");
   if (!el || !s.log) return;
   el.replaceChildren(...s.log.slice().reverse().map((r) =>
-    h("tr", {class: r.voided ? "voided" : r.kind},
+    h("tr", {class: "k-" + r.kind + (r.voided ? " voided" : "")},
       h("td", {class: "num"}, r.seq), h("td", {}, when(r.time)), h("td", {}, whoLabel(r.who)),
       h("td", {}, h("span", {class: "what"}, r.ruling || r.event.type),
         r.voided ? h("small", {class: "tag"}, ` undone by #${r.voided_by}`) : null,
@@ -377,7 +491,7 @@ function tickTimer() {
   const left = t.deadline - (Date.now() / 1000 + clockSkew);
   el.hidden = false;
   const s = Math.max(0, Math.ceil(left));
-  el.textContent = left > 0 ? `⏱ ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : "⏱ time!";
+  el.textContent = left > 0 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")} left` : "time is up";
   el.className = "timer" + (left <= 0 ? " over" : left <= 10 ? " soon" : "");
 }
 
