@@ -51,6 +51,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
+from companion import codec
 from companion.cards import CardFace, DeckData, load_deck
 from companion.engine import (
     OUT,
@@ -71,6 +72,7 @@ from companion.errors import (
     GameOver,
     IllegalPlay,
     MalformedEvent,
+    MalformedPayload,
     OutOfTurn,
     UnknownCard,
 )
@@ -160,6 +162,36 @@ class GemState:
         return self.players[seat - 1]
 
 
+def _card_ref(cards: Mapping[str, CardFace], text: Any) -> Any:
+    """The serial meant by ``text``: a serial in any case, or a card's QR payload text
+    (``T1:...``) typed or pasted by hand. Anything else comes back unchanged.
+
+    Raises ``UnknownCard`` for a payload whose face does not match the printed serial.
+    """
+    if not isinstance(text, str):
+        return text
+    t = text.strip()
+    if t.upper().startswith(codec.PREFIX + ":"):
+        try:
+            p = codec.decode(t.upper())
+        except MalformedPayload:
+            return t
+        if p.serial in cards and cards[p.serial].code != p.face_code:
+            raise UnknownCard(f"{text!r}: serial {p.serial!r} was printed as "
+                              f"{cards[p.serial].id!r}; this code does not match it", rule="C-1")
+        return p.serial
+    return t.upper() if t.upper() in cards else t
+
+
+def _card_list(cards: Mapping[str, CardFace], value: Any, key: str) -> list[Any]:
+    """A list of card references from a JSON list or a text of them separated by commas."""
+    if isinstance(value, str):
+        value = [v for v in value.replace(",", " ").replace(";", " ").split() if v]
+    if not isinstance(value, list):
+        raise MalformedEvent(f"event field {key!r} must be a list of cards, got {value!r}")
+    return [_card_ref(cards, v) for v in value]
+
+
 def _other(seat: int) -> int:
     return 3 - seat
 
@@ -219,7 +251,7 @@ class GemCompleteRules(Rules[GemState]):
                               rule="GC-3")
         if kind == "scan":
             zone = require(event, "zone", str)
-            card = require(event, "card", str)
+            card = _card_ref(state.cards, require(event, "card", str))
             seat = seat_zone(zone, 2)
             if seat is not None:
                 new = self._play(state, seat, card)
@@ -240,24 +272,27 @@ class GemCompleteRules(Rules[GemState]):
         elif kind == "declare":
             new = self._declare(state, seat, require(event, "positions", list))
         elif kind == "reveal":
-            new = self._reveal(state, seat, require(event, "cards", list))
+            new = self._reveal(state, seat, self._cards(state, event))
         elif kind == "choose":
-            new = self._choose(state, seat, require(event, "cards", list))
+            new = self._choose(state, seat, self._cards(state, event))
         elif kind == "set":
-            new = self._set(state, seat, self._opt_card(event))
+            new = self._set(state, seat, self._opt_card(state, event))
         elif kind == "play":
-            new = self._play(state, seat, self._opt_card(event))
+            new = self._play(state, seat, self._opt_card(state, event))
         else:
             new = self._effect(state, seat, kind, event)
         return _with(new, adjudicated=new.adjudicated + 1)
 
-    def _opt_card(self, event: Event) -> str | None:
+    def _cards(self, state: GemState, event: Event) -> list[Any]:
+        return _card_list(state.cards, require(event, "cards", (list, str)), "cards")
+
+    def _opt_card(self, state: GemState, event: Event) -> str | None:
         card = event.get("card")
-        if card is None or card == "":
+        if card is None or (isinstance(card, str) and not card.strip()):
             return None
         if not isinstance(card, str):
             raise MalformedEvent(f"event field 'card' must be a serial, got {card!r}")
-        return card
+        return str(_card_ref(state.cards, card))
 
     def _first(self, state: GemState, event: Event) -> GemState:
         value = require(event, "value", int)
@@ -474,14 +509,14 @@ class GemCompleteRules(Rules[GemState]):
             to = event.get("to", "hand")
             if to not in ("hand", "deck"):
                 raise MalformedEvent(f"'to' must be 'hand' or 'deck', got {to!r}")
-            return self._return(state, target, require(event, "cards", list), str(to))
+            return self._return(state, target, self._cards(state, event), str(to))
         count = require(event, "count", int)
         if not 1 <= count <= 40:
             raise MalformedEvent(f"count {count!r} must be 1-40")
         if kind == "draw":
             return self._draw(state, target, count, f"{state.name(target)} draws {count}")
-        cards = event.get("cards", [])
-        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        cards = _card_list(state.cards, event.get("cards", []), "cards")
+        if not all(isinstance(c, str) for c in cards):
             raise MalformedEvent(f"'cards' must be a list of serials, got {cards!r}")
         if len(cards) > count or len(set(cards)) != len(cards):
             raise MalformedEvent(f"{cards!r}: at most {count} different cards")

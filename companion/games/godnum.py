@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
+from companion import codec
 from companion.cards import CardFace, DeckData, load_deck
 from companion.engine import (
     OUT,
@@ -63,6 +64,7 @@ from companion.errors import (
     GameOver,
     IllegalPlay,
     MalformedEvent,
+    MalformedPayload,
     OutOfTurn,
     UnknownCard,
 )
@@ -146,6 +148,36 @@ def _exclude(state: GodNumState, seat: int, serials: list[str]) -> GodNumState:
     legions = list(state.legions)
     legions[seat - 1] = _with(lg, unseen=lg.unseen - set(serials))
     return _with(state, legions=tuple(legions))
+
+
+def _card_ref(cards: Mapping[str, CardFace], text: Any) -> Any:
+    """The serial meant by ``text``: a serial in any case, or a card's QR payload text
+    (``T1:...``) typed or pasted by hand. Anything else comes back unchanged.
+
+    Raises ``UnknownCard`` for a payload whose face does not match the printed serial.
+    """
+    if not isinstance(text, str):
+        return text
+    t = text.strip()
+    if t.upper().startswith(codec.PREFIX + ":"):
+        try:
+            p = codec.decode(t.upper())
+        except MalformedPayload:
+            return t
+        if p.serial in cards and cards[p.serial].code != p.face_code:
+            raise UnknownCard(f"{text!r}: serial {p.serial!r} was printed as "
+                              f"{cards[p.serial].id!r}; this code does not match it", rule="C-1")
+        return p.serial
+    return t.upper() if t.upper() in cards else t
+
+
+def _card_list(cards: Mapping[str, CardFace], value: Any, key: str) -> list[Any]:
+    """A list of card references from a JSON list or a text of them separated by commas."""
+    if isinstance(value, str):
+        value = [v for v in value.replace(",", " ").replace(";", " ").split() if v]
+    if not isinstance(value, list):
+        raise MalformedEvent(f"event field {key!r} must be a list of cards, got {value!r}")
+    return [_card_ref(cards, v) for v in value]
 
 
 def _cap(word: str) -> str:
@@ -306,7 +338,7 @@ class GodNumRules(Rules[GodNumState]):
                               "yet", rule="GN-4")
         if kind == "scan":
             zone = require(event, "zone", str)
-            card = require(event, "card", str)
+            card = _card_ref(state.cards, require(event, "card", str))
             override = bool(event.get("override", False))
             seat = seat_zone(zone, len(state.players))
             if zone in (POT, VOID):
@@ -318,10 +350,10 @@ class GodNumRules(Rules[GodNumState]):
             return self._play(state, seat, card, override)
         seat = self._seat(state, event)
         if kind == "play":
-            card = require(event, "card", str)
+            card = _card_ref(state.cards, require(event, "card", str))
             return self._play(state, seat, card, bool(event.get("override", False)))
         if kind == "discard":
-            cards = require(event, "cards", list)
+            cards = _card_list(state.cards, require(event, "cards", (list, str)), "cards")
             more = event.get("more", False)
             if not isinstance(more, bool):
                 raise MalformedEvent(f"event field 'more' must be true or false, got {more!r}")

@@ -364,3 +364,13 @@ def test_cli_simulate_gemcomplete(capsys: pytest.CaptureFixture[str]) -> None:
     summary = json.loads(capsys.readouterr().out)
     assert summary["unfinished"] == 0 and sum(summary["wins_per_seat"].values()) == 20
     assert summary["mean_per_game"]["declarations"] > 0
+
+
+def test_cards_typed_as_text_lists_and_lower_case() -> None:
+    """Forms post card lists as text: commas or spaces, serials in any case (GC-4)."""
+    m, serials = build_locus(GEMS)
+    m.apply({"type": "declare", "seat": 1, "positions": [1, 2, 3, 4, 5, 6]})
+    m.apply({"type": "reveal", "seat": 1, "cards": ", ".join(s.lower() for s in serials[:3])})
+    assert len(m.state.revealed) == 3
+    m.apply({"type": "reveal", "seat": 1, "cards": " ".join(serials[3:])})
+    assert m.state.winners == (1,)

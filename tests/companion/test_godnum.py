@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import companion_cli
+from companion import codec
 from companion.cards import load_deck
 from companion.engine import OUT, POT, Match
 from companion.errors import (
@@ -24,7 +25,7 @@ from companion.errors import (
     OutOfTurn,
 )
 from companion.games.godnum import RULES, GodNumState
-from companion.registry import build_setup, new_match
+from companion.registry import build_setup, demo_run, new_match
 from companion.runs import new_run
 from companion.simulate import play_random
 
@@ -497,3 +498,31 @@ def test_face_ids_stand_for_an_unseen_copy_of_the_seats_legion() -> None:
     rows = RULES.legal_cards(m.state, 1, ["mw-water-9", "mw-water-1", "mw-metal-9"])
     assert [ok for _, ok, _ in rows] == [True, False, False]
     assert "generates" in rows[2][2]
+
+
+def test_cards_typed_by_hand_lower_case_payload_text_or_comma_list() -> None:
+    """The referee types serials (any case), pastes QR text, or lists cards with commas."""
+    m = table(2)
+    c = card(m, 1, "metal-3")
+    m.apply({"type": "play", "seat": 1, "card": c.lower()})
+    assert m.state.pile[-1] == c
+    d = card(m, 2, "water-3")  # Metal generates Water: exactly 3
+    payload = next(x.payload for x in new_match_runs(m) if x.serial == d)
+    m.apply({"type": "play", "seat": 2, "card": payload})
+    assert m.state.pile[-1] == d
+    a, b = sorted(m.state.legion(1).unseen)[:2]
+    m.apply({"type": "discard", "seat": 1, "cards": f"{a}, {b.lower()}"})
+    assert {a, b} <= m.state.out
+    # A payload whose face code does not match its printed serial is refused.
+    e = sorted(m.state.legion(2).unseen)[0]
+    forged = next(x.payload for x in new_match_runs(m) if x.serial == e).split(":")
+    forged[2] = "2WA" if forged[2] != "2WA" else "2W9"
+    text = codec.encode(forged[1], forged[2], forged[3], forged[4])
+    refused(m, {"type": "play", "seat": 2, "card": text}, CompanionError, "C-1")
+
+
+def new_match_runs(m: Match[GodNumState]) -> list[Any]:
+    """The printed cards of the match's demo run (rebuilt from the same seed as ``table``)."""
+    run = demo_run("godnum", len(m.state.players), random.Random(3))
+    assert {c.serial for c in run.cards} == set(m.setup.cards)
+    return list(run.cards)
