@@ -426,6 +426,9 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     if where != pile(expect) and not override:
         raise CardNotAvailable(f"{card!r} ({face.name}) is in {where!r}, not in the {expect} "
                                "pile", rule="C-1")
+    if expect == "character" and where.startswith("seat:"):
+        raise CardNotAvailable(f"{face.name} ({card!r}) was already picked; a character "
+                               "belongs to one player", rule="C-1")
     forced = f" (referee override: it was in {where})" if where != pile(expect) else ""
     if s.phase == "pick":
         return _pick(s, seat, card, forced)
@@ -435,9 +438,7 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     s = bump(replace(s, pending=tuple(rest)), "draws")
     name = s.name(seat)
     if expect == "weapon":
-        if where.startswith("seat:") and where != seat_place(seat):
-            s = move_card(s, card, discard("weapon"))  # off its former owner's row first
-        s = move_card(s, card, seat_place(seat))
+        s = move_card(s, card, seat_place(seat))  # off its former place, even another row
         s = replace(s, fresh=s.fresh | {card})
         return s, (f"{name} draws {s.weapon_label(card)}{forced}; it cannot be used this "
                    "turn (MR-7)")

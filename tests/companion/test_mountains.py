@@ -67,6 +67,8 @@ def test_mr3_blind_picks_by_scan_first_picker_moves_first_counter_clockwise() ->
     m.apply({"type": "scan", "card": serial(m, "huan"), "zone": "seat:2"})
     refused(m, {"type": "scan", "card": serial(m, "huan"), "zone": "seat:3"},
             CardNotAvailable, "C-1", "seat:2")
+    refused(m, {"type": "scan", "card": serial(m, "huan"), "zone": "seat:3", "override": True},
+            CardNotAvailable, "C-1", "already picked")
     m.apply({"type": "scan", "card": serial(m, "xi-bian"), "zone": "seat:3"})
     m.apply({"type": "scan", "card": serial(m, "ling-yu"), "zone": "seat:4"})
     # MR-3: the last card goes to the lowest roller without a scan.
@@ -224,6 +226,20 @@ def test_mr6_no_weapon_left_draws_nothing() -> None:
     s = turn_of(put(s, 1, tile="C2"), 1, roll=(1,))
     s = play(s, {"type": "move", "seat": 1, "to": "C1"})
     assert not s.pending and "draws nothing" in s.ruling
+
+
+def test_c1_scan_of_a_discarded_weapon_refused_unless_overridden() -> None:
+    m = to_play(2)
+    s = turn_of(put(m.state, 1, tile="C2"), 1, roll=(1, 1))
+    used = serial(s, "jade-axe")
+    places = dict(s.places)
+    places[used] = "discard:weapon"
+    s = play(replace(s, places=places), {"type": "move", "seat": 1, "to": "C1"})
+    m = at(m, s)
+    refused(m, {"type": "scan", "card": used, "zone": "seat:1"}, CardNotAvailable, "C-1",
+            "discard:weapon")
+    m.apply({"type": "scan", "card": used, "zone": "seat:1", "override": True})
+    assert m.state.places[used] == "seat:1" and "override" in m.state.ruling
 
 
 # -- MR-7 weapons -------------------------------------------------------------------------
