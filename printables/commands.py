@@ -1,9 +1,86 @@
-"""Subcommands of this package (registered by ``companion_cli``)."""
+"""Subcommands of this package: ``companion print`` and ``companion bench print``."""
 
 from __future__ import annotations
 
+import argparse
+import os
 from typing import Any
+
+from companion.registry import GAMES
 
 
 def register(cli: Any) -> None:
-    """Add this package's subcommands and benchmarks to ``cli``."""
+    """Add ``print`` and ``bench print`` to ``cli``."""
+    p = cli.command(
+        "print",
+        "make a printable PDF (cards of a game, all games, the board, the table mat or the "
+        "calibration page) with its manifest, and register the print run",
+        _print,
+    )
+    p.add_argument("what", metavar="WHAT",
+                   help=f"a game ({', '.join(GAMES)}), 'all', 'board', 'mat' or 'calibration'")
+    p.add_argument("--out", required=True, metavar="FILE.pdf",
+                   help="the PDF to write; the manifest goes to FILE.manifest.json")
+    p.add_argument("--paper", default="a4", metavar="a4|letter",
+                   help="paper size (board and mat also take a3); default a4")
+    p.add_argument("--card", default="standard", metavar="SIZE",
+                   help="standard (63x88 mm, default), poker (63.5x88.9), bridge (57.15x88.9) "
+                   "or WIDTHxHEIGHT in mm")
+    p.add_argument("--copies", type=int, default=1,
+                   help="print this many times what is asked (default 1)")
+    p.add_argument("--players", type=int, default=None,
+                   help="print the sets a table of N players needs (e.g. two WuXing player "
+                   "decks for 5-8 players); also sizes token and tracker sheets and the mat")
+    p.add_argument("--bleed", type=float, default=0.0, metavar="MM",
+                   help="colour runs this far past the cut line; cards are spaced 2 x bleed "
+                   "apart (default 0: cards touch, a thin cut line is printed)")
+    p.add_argument("--no-crop-marks", dest="crop_marks", action="store_false",
+                   help="leave out the crop marks in the margins")
+    p.add_argument("--backs", default="none", choices=["none", "long-edge", "short-edge"],
+                   help="card backs: none, or a back page after each sheet, mirrored for a "
+                   "duplex printer flipping on the long or the short edge")
+    p.add_argument("--back-offset", default="0,0", metavar="X,Y",
+                   help="move the backs X mm right and Y mm up (as seen on the back); read "
+                   "it off the calibration page")
+    p.add_argument("--no-extras", dest="extras", action="store_false",
+                   help="cards only: no token sheets, trackers or board")
+    p.add_argument("--game", default="wuxing", choices=list(GAMES),
+                   help="for 'mat': whose zones to print (default wuxing)")
+    p.add_argument("--data-dir", default=None,
+                   help="where print runs are registered (<data-dir>/runs/); default: "
+                   "$COMPANION_DATA_DIR, else ./data")
+    p.add_argument("--no-register", dest="register", action="store_false",
+                   help="write the files but do not register the runs")
+    b = cli.bench("print", "time and file size of the full set of all five games on A4 and "
+                  "Letter", _bench)
+    b.add_argument("--backs", default="long-edge", choices=["none", "long-edge", "short-edge"])
+
+
+def _print(args: argparse.Namespace) -> int:
+    from printables.geometry import parse_offset
+    from printables.jobs import PrintOptions, make_job
+
+    opts = PrintOptions(
+        paper=args.paper.lower(), card=args.card, bleed=args.bleed, crop_marks=args.crop_marks,
+        backs=args.backs, back_offset=parse_offset(args.back_offset), copies=args.copies,
+        players=args.players, extras=args.extras, mat_game=args.game,
+    )
+    data_dir = None
+    if args.register:
+        data_dir = args.data_dir or os.environ.get("COMPANION_DATA_DIR") or "data"
+    result = make_job(args.what, args.out, opts, data_dir)
+    print(f"wrote {result.pdf} ({result.pages} pages, {result.size_bytes / 1024:.0f} KiB) "
+          f"and {result.manifest}")
+    for run in result.runs:
+        print(f"print run {run.run_id}: {run.game}, {len(run.cards)} cards"
+              + (f", registered in {data_dir}" if data_dir else " (not registered)"))
+    print("print at 100% / actual size; check the 50 mm bar on any page")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from printables.bench import bench_print
+
+    for line in bench_print(args.backs):
+        print(line)
+    return 0

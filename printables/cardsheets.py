@@ -1,0 +1,102 @@
+"""Sheets of cards for one print run: fronts, mirrored backs, crop marks, manifest rows.
+
+Driven entirely by the deck data (``companion.cards``) and the run (``companion.runs``):
+a new game's deck file prints with no code here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.cards import DeckData
+from companion.runs import PrintRun
+from printables.art import BACK_COLOURS, hex_rgb
+from printables.document import Document, Pen, true_size_note
+from printables.faces import draw_back, draw_face
+from printables.geometry import MM, Rect, Sheet, crop_marks
+
+
+def _pos(r: Rect) -> dict[str, float]:
+    return {"x_mm": round(r.x, 3), "y_mm": round(r.y, 3), "w_mm": round(r.w, 3),
+            "h_mm": round(r.h, 3)}
+
+
+def blank_back(doc: Document, sheet: Sheet, label: str) -> None:
+    """A back page with nothing to back (keeps fronts on odd pages in duplex jobs)."""
+    pen = doc.page(sheet.page_w, sheet.page_h)
+    pen.text(sheet.page_w / 2, sheet.page_h / 2, "(this side intentionally blank)", size=7,
+             colour=(0.6, 0.6, 0.6), align="centre")
+    true_size_note(pen, sheet.note, sheet.check_bar, f"{label} | back")
+
+
+def back_tints(deck: DeckData) -> dict[str, tuple[float, float, float]]:
+    """One back colour per deck of the game, or the deck file's ``colour``."""
+    out = {}
+    for i, (deck_id, info) in enumerate(deck.decks.items()):
+        c = info.attrs.get("colour")
+        out[deck_id] = hex_rgb(c) if isinstance(c, str) else BACK_COLOURS[i % len(BACK_COLOURS)]
+    return out
+
+
+def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet) -> list[dict[str, Any]]:
+    """Append the run's sheets to ``doc``; return the manifest rows of its cards.
+
+    Each front page of a duplex job is followed by its back page. Raises ``PrintError`` if a
+    face's text cannot fit its card.
+    """
+    tints = back_tints(deck)
+    rows: list[dict[str, Any]] = []
+    base = run.manifest()["cards"]
+    per = sheet.per_page
+    n_sheets = (len(run.cards) + per - 1) // per
+    for s in range(n_sheets):
+        chunk = list(enumerate(run.cards[s * per:(s + 1) * per]))
+        label = f"{deck.title} | run {run.run_id} | sheet {s + 1}/{n_sheets}"
+        pen = doc.page(sheet.page_w, sheet.page_h)
+        front_page = doc.pages
+        for slot, card in chunk:
+            trim = sheet.slots[slot]
+            draw_face(pen, trim, card.face, deck.decks.get(card.deck), card.payload,
+                      card.serial, sheet.bleed)
+        if sheet.crop_marks:
+            used = tuple(sheet.slots[slot] for slot, _ in chunk)
+            for mark in crop_marks(used, sheet.bleed, sheet.printable):
+                pen.line(mark, width=0.2)
+        true_size_note(pen, sheet.note, sheet.check_bar, f"{label} | front")
+        back_page = None
+        if sheet.backs:
+            pen = doc.page(sheet.page_w, sheet.page_h)
+            back_page = doc.pages
+            for slot, card in chunk:
+                _place_back(doc, pen, sheet, sheet.backs[slot], deck, card.deck,
+                            tints[card.deck])
+            true_size_note(pen, sheet.note, sheet.check_bar, f"{label} | back")
+        for slot, _card in chunk:
+            row = dict(base[s * per + slot])
+            row.update({"page": front_page, "slot": slot + 1, "side": "front",
+                        **_pos(sheet.slots[slot])})
+            row["back"] = (
+                {"page": back_page, "slot": slot + 1, "side": "back", **_pos(sheet.backs[slot])}
+                if back_page is not None else None
+            )
+            rows.append(row)
+    return rows
+
+
+def _place_back(doc: Document, pen: Pen, sheet: Sheet, at: Rect, deck: DeckData, deck_id: str,
+                tint: tuple[float, float, float]) -> None:
+    """Draw a deck's back once as a PDF form and place it wherever it is needed."""
+    name = f"back-{deck.game}-{deck_id}-{sheet.card_w:g}x{sheet.card_h:g}"
+    c = pen.c
+    if name not in doc.forms:
+        info = deck.decks[deck_id]
+        c.beginForm(name, 0, 0, sheet.card_w * MM, sheet.card_h * MM)
+        draw_back(Pen(c, sheet.card_w, sheet.card_h), Rect(0, 0, sheet.card_w, sheet.card_h),
+                  info.back, info.name, tint)
+        c.endForm()
+        doc.forms.add(name)
+    c.saveState()
+    c.translate(at.x * MM, (pen.page_h - at.bottom) * MM)
+    c.doForm(name)
+    c.restoreState()
+

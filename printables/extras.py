@@ -1,0 +1,534 @@
+"""Everything that is not a card: tokens, trackers, the board, the table mat, calibration.
+
+* Oink tokens come from a deck file's token block (Shrine's ``oinks``: elements and how
+  many each player starts with, SK-1).
+* Trackers: an HP track when the deck file has ``start_hp`` (Mountains & Rivers, MR-2) and
+  a karma track for God Num (GN-9; the limit is a room option, so the track runs 0-20).
+* The Mountains & Rivers board is drawn from ``companion/data/boards/mountains.json``
+  (MR-1), tiled over sheets with overlap and alignment marks, or on one A3 sheet.
+* The table mat is drawn from ``companion.tablemat`` (markers and zones in mm): the camera
+  reads the same numbers, so what is printed is what it expects.
+* The calibration page: a 100 mm square and duplex alignment targets with rulers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from reportlab.lib.utils import simpleSplit
+
+from companion.cards import DeckData
+from printables.art import COLOURS, NEUTRAL, colour, draw_symbol, lighten
+from printables.document import NOTE, Document, Pen
+from printables.geometry import (
+    MM,
+    PAPERS,
+    Line,
+    Rect,
+    Sheet,
+    back_of,
+    paper_size,
+    printable_area,
+    tile_poster,
+)
+
+if TYPE_CHECKING:
+    from printables.jobs import PrintOptions
+
+POSTER_PAPERS = ("a4", "letter", "a3")
+FOOTER = 8.0  # mm strip at the bottom of a poster sheet for its note
+GREY = (0.35, 0.35, 0.35)
+
+
+# --------------------------------------------------------------------------- per game
+
+
+def game_extras(doc: Document, deck: DeckData, opts: PrintOptions, sheet: Sheet
+                ) -> list[dict[str, Any]]:
+    """The accessories a game's deck data asks for, on the job's paper.
+
+    In a duplex job each accessory page is followed by a blank back so every card front
+    stays on an odd page (a sheet's front).
+    """
+    pages: list[dict[str, Any]] = []
+    players = opts.players or _max_players(deck.game)
+    spec = token_spec(deck)
+    if spec is not None:
+        pages += _pad(doc, sheet, token_pages(doc, opts.paper, deck, spec, players))
+    for tracker in trackers_for(deck):
+        pages += _pad(doc, sheet, tracker_pages(doc, opts.paper, deck, tracker, players))
+    if deck.game == "mountains":
+        pages += _pad(doc, sheet, board_pages(doc, opts.paper))
+    return pages
+
+
+def _pad(doc: Document, sheet: Sheet, pages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if sheet.back_mode == "none":
+        return pages
+    out: list[dict[str, Any]] = []
+    for p in pages:
+        out.append(p)
+        pen = doc.page(*_page(p))
+        pen.text(pen.page_w / 2, pen.page_h / 2, "(this side intentionally blank)", size=7,
+                 colour=(0.6, 0.6, 0.6), align="centre")
+        _page_note(pen, "back of the previous page")
+    return out
+
+
+def _page(p: dict[str, Any]) -> tuple[float, float]:
+    w, h = p["page_size_mm"]
+    return float(w), float(h)
+
+
+def _max_players(game: str) -> int:
+    try:
+        from companion.registry import find_rules
+
+        return find_rules(game).max_players
+    except (ImportError, AttributeError):  # rules not installed: the largest common table
+        return 6
+
+
+def _page_note(pen: Pen, label: str) -> None:
+    """The 100 % note and a 50 mm bar along the bottom of a non-card page."""
+    y = pen.page_h - 5.6
+    pen.text(5.5, y, NOTE, size=5.2, font="Helvetica-Bold", colour=GREY)
+    x1 = pen.page_w - 5.5
+    pen.line(Line(x1 - 50, y - 1.0, x1, y - 1.0), width=0.35)
+    for x in (x1 - 50, x1):
+        pen.line(Line(x, y - 1.7, x, y - 0.3), width=0.25)
+    pen.text(x1 - 25, y - 1.7, f"this bar = 50 mm | {label}", size=4.4, colour=GREY,
+             align="centre")
+
+
+def _heading(pen: Pen, title: str, sub: str = "") -> float:
+    pen.text(10, 14, title, size=14, font="Helvetica-Bold")
+    if sub:
+        pen.text(10, 19.5, sub, size=8, colour=GREY)
+    return 24.0
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+@dataclass(frozen=True)
+class TokenSpec:
+    name: str
+    elements: tuple[str, ...]
+    per_player: int
+
+
+def token_spec(deck: DeckData) -> TokenSpec | None:
+    """The token block of a deck file: any object with ``elements`` and
+    ``per_player_per_element`` (Shrine's ``oinks``, SK-1)."""
+    for key, block in deck.attrs.items():
+        if isinstance(block, Mapping) and "per_player_per_element" in block:
+            elements = tuple(str(e) for e in block.get("elements", ()))
+            return TokenSpec(str(block.get("name", key)), elements,
+                             int(block["per_player_per_element"]))
+    return None
+
+
+TOKEN_D = 18.0
+
+
+def token_pages(doc: Document, paper: str, deck: DeckData, spec: TokenSpec, players: int
+                ) -> list[dict[str, Any]]:
+    """Round tokens, ``per_player`` of each element for each of ``players`` players."""
+    pw, ph = paper_size(paper, POSTER_PAPERS)
+    area = printable_area(pw, ph)
+    top = 24.0
+    gap = 2.0
+    cols = int((area.w + gap) // (TOKEN_D + gap))
+    rows = int((area.bottom - FOOTER - top + gap) // (TOKEN_D + gap))
+    tokens = [e for e in spec.elements for _ in range(spec.per_player * players)]
+    per_page = cols * rows
+    pages = []
+    x0 = (pw - (cols * (TOKEN_D + gap) - gap)) / 2
+    for start in range(0, len(tokens), per_page):
+        pen = doc.page(pw, ph)
+        n = start // per_page + 1
+        total = (len(tokens) + per_page - 1) // per_page
+        _heading(pen, f"{deck.title}: {spec.name} tokens ({n}/{total})",
+                 f"{spec.per_player} of each element per player, {players} players (SK-1). "
+                 "Cut along the circles.")
+        for i, element in enumerate(tokens[start:start + per_page]):
+            r, c = divmod(i, cols)
+            cx = x0 + c * (TOKEN_D + gap) + TOKEN_D / 2
+            cy = top + r * (TOKEN_D + gap) + TOKEN_D / 2
+            ink = colour(element)
+            pen.circle(cx, cy, TOKEN_D / 2, fill=lighten(ink, 0.82), stroke=ink, width=0.5)
+            draw_symbol(pen.c, element, cx, cy - 2.0, 7.0, ink, pen.page_h, element)
+            pen.text(cx, cy + 6.0, f"1 {spec.name}", size=6, font="Helvetica-Bold",
+                     colour=ink, align="centre")
+        _page_note(pen, f"{spec.name} tokens {n}/{total}")
+        pages.append({"page": doc.pages, "kind": "tokens", "game": deck.game,
+                      "page_size_mm": [pw, ph],
+                      "count": len(tokens[start:start + per_page])})
+    return pages
+
+
+# --------------------------------------------------------------------------- trackers
+
+
+@dataclass(frozen=True)
+class Tracker:
+    name: str
+    low: int
+    high: int
+    start: int
+    rule: str
+
+
+def trackers_for(deck: DeckData) -> list[Tracker]:
+    """HP track from ``start_hp`` (MR-2); God Num's karma track (GN-9, limit 1-20, GN-1)."""
+    out = []
+    hp = deck.attrs.get("start_hp")
+    if isinstance(hp, int):
+        out.append(Tracker("HP", 0, max(20, 2 * hp), hp,
+                           f"Everyone starts with {hp} HP (MR-2); at 0 HP a player is out "
+                           "(MR-10). Mark your HP with a coin or a paper clip."))
+    if deck.game == "godnum":
+        out.append(Tracker("Karma", 0, 20, 0,
+                           "One karma point per discarded card (GN-9); reaching the host's "
+                           "limit (default 5) eliminates. Circle the limit before play."))
+    return out
+
+
+def tracker_pages(doc: Document, paper: str, deck: DeckData, tracker: Tracker, players: int
+                  ) -> list[dict[str, Any]]:
+    pw, ph = paper_size(paper, POSTER_PAPERS)
+    pen = doc.page(pw, ph)
+    y = _heading(pen, f"{deck.title}: {tracker.name} tracker", tracker.rule)
+    area = printable_area(pw, ph)
+    n = tracker.high - tracker.low + 1
+    box = min(9.0, (area.w - 10) / n)
+    x0 = (pw - n * box) / 2
+    strip_h = min(38.0, (area.bottom - FOOTER - y) / players)
+    for p in range(players):
+        top = y + p * strip_h + 4
+        pen.text(x0, top + 4, f"Player {p + 1}: ______________________", size=9,
+                 font="Helvetica-Bold")
+        for i in range(n):
+            v = tracker.low + i
+            r = Rect(x0 + i * box, top + 8, box, box)
+            fill = lighten(COLOURS["fire"], 0.75) if v == tracker.start else None
+            pen.rect(r, stroke=(0.2, 0.2, 0.2), width=0.3, fill=fill)
+            pen.text(r.x + box / 2, r.y + box / 2 + 1.2, str(v), size=8 if box >= 7 else 6,
+                     align="centre")
+        if tracker.start != tracker.low:
+            pen.text(x0, top + 8 + box + 3.5, f"start: {tracker.start}", size=6, colour=GREY)
+    _page_note(pen, f"{tracker.name} tracker")
+    return [{"page": doc.pages, "kind": "tracker", "tracker": tracker.name, "game": deck.game,
+             "page_size_mm": [pw, ph], "players": players}]
+
+
+# --------------------------------------------------------------------------- posters
+
+
+PosterDraw = Callable[[Pen], None]
+
+
+def poster_pages(doc: Document, paper: str, w: float, h: float, draw: PosterDraw, kind: str,
+                 title: str, overlap: float = 10.0) -> list[dict[str, Any]]:
+    """Draw a ``w`` x ``h`` mm poster over as few sheets as fit, with overlap and marks.
+
+    Neighbouring sheets repeat ``overlap`` mm of the poster; crosses in the middle of each
+    overlap line up when the sheets are laid over each other (trim one sheet along the
+    dashed line, lay it on its neighbour so the crosses meet, tape).
+    """
+    tiling = tile_poster(w, h, paper, overlap=overlap, papers=POSTER_PAPERS, footer=FOOTER)
+    pages = []
+    xs = _seams([t.window.x for t in tiling.tiles if t.row == 0], tiling.tiles[0].window.w)
+    ys = _seams([t.window.y for t in tiling.tiles if t.col == 0], tiling.tiles[0].window.h)
+    for tile in tiling.tiles:
+        pen = doc.page(tiling.page_w, tiling.page_h)
+        win, (ox, oy) = tile.window, tile.origin
+        c = pen.c
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(ox * MM, (pen.page_h - oy - win.h) * MM, win.w * MM, win.h * MM)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.translate((ox - win.x) * MM, (pen.page_h - oy + win.y) * MM)
+        poster = Pen(c, w, 0.0)  # poster mm, top-left origin, under the translation
+        draw(poster)
+        for sx0, sx1 in xs:  # vertical seams
+            mid = (sx0 + sx1) / 2
+            for fy in (0.2, 0.5, 0.8):
+                _cross(poster, mid, h * fy)
+            poster.line(Line(mid, 0, mid, h), colour=(0.5, 0.5, 0.5), width=0.15)
+        for sy0, sy1 in ys:  # horizontal seams
+            mid = (sy0 + sy1) / 2
+            for fx in (0.2, 0.5, 0.8):
+                _cross(poster, w * fx, mid)
+            poster.line(Line(0, mid, w, mid), colour=(0.5, 0.5, 0.5), width=0.15)
+        c.restoreState()
+        n = len(tiling.tiles)
+        label = (f"{title}: sheet {tile.index + 1} of {n} (row {tile.row + 1}, column "
+                 f"{tile.col + 1}); overlap {tiling.overlap:g} mm: cut one sheet on the grey "
+                 "line, align the crosses, tape")
+        if n == 1:
+            label = f"{title}: one sheet"
+        pen.text(5.5, pen.page_h - 5.6 - 3.2, label, size=5.2, colour=GREY)
+        _page_note(pen, f"{kind} {tile.index + 1}/{n}")
+        pages.append({"page": doc.pages, "kind": kind, "sheet": tile.index + 1, "sheets": n,
+                      "row": tile.row + 1, "col": tile.col + 1,
+                      "page_size_mm": [tiling.page_w, tiling.page_h],
+                      "window_mm": [round(v, 3) for v in (win.x, win.y, win.w, win.h)],
+                      "origin_mm": [round(ox, 3), round(oy, 3)]})
+    return pages
+
+
+def _seams(starts: list[float], win: float) -> list[tuple[float, float]]:
+    """The overlap bands between consecutive windows (poster mm)."""
+    s = sorted(starts)
+    return [(s[i + 1], s[i] + win) for i in range(len(s) - 1)]
+
+
+def _cross(pen: Pen, x: float, y: float) -> None:
+    pen.circle(x, y, 2.5, stroke=(0, 0, 0), width=0.2)
+    pen.line(Line(x - 4, y, x + 4, y), width=0.2)
+    pen.line(Line(x, y - 4, x, y + 4), width=0.2)
+
+
+# --------------------------------------------------------------------------- board
+
+
+TILE_MM = 30.0
+KIND_MARK = {"weapon": "W", "challenge": "?", "chance": "!", "blessing": "+1", "hazard": "-1",
+             "stairs": "S", "plain": ""}
+
+
+def board_pages(doc: Document, paper: str) -> list[dict[str, Any]]:
+    """The Mountains & Rivers board (MR-1): one A3 sheet, or tiled on A4/Letter."""
+    from companion.games.mountains_board import load_board
+
+    board = load_board()
+    legend_h = 46.0
+    size = board.size * TILE_MM
+    w, h = size + 10, size + 10 + legend_h
+
+    def draw(pen: Pen) -> None:
+        _draw_board(pen, board, 5.0, 5.0, legend_h)
+
+    return poster_pages(doc, paper, w, h, draw, "board", f"Mountains & Rivers board "
+                        f"({board.name})")
+
+
+def _draw_board(pen: Pen, board: Any, x0: float, y0: float, legend_h: float) -> None:
+    t = TILE_MM
+    for tile in board:
+        r = Rect(x0 + (tile.col - 1) * t, y0 + (tile.row - 1) * t, t, t)
+        ink = colour(tile.colour) if tile.colour else NEUTRAL
+        pen.rect(r, fill=lighten(ink, 0.78), stroke=(0.15, 0.15, 0.15), width=0.4)
+        pen.text(r.x + 1.5, r.y + 4.0, tile.id, size=7, colour=(0.2, 0.2, 0.2))
+        mark = KIND_MARK.get(tile.kind, tile.kind[:1].upper())
+        cx, cy = r.centre
+        if tile.kind in ("weapon", "challenge", "chance", "stairs"):
+            pen.circle(cx, cy + 1, 8.0, fill=ink)
+            pen.text(cx, cy + 1 + 3.5, mark, size=14, font="Helvetica-Bold", colour=(1, 1, 1),
+                     align="centre")
+        elif mark:
+            pen.text(cx, cy + 4, mark, size=16, font="Helvetica-Bold", colour=ink,
+                     align="centre")
+        label = tile.kind if tile.kind != "plain" else ""
+        if tile.exit:
+            label = f"stairs to {tile.exit}"
+        if label:
+            pen.text(cx, r.bottom - 2.0, label, size=6, colour=(0.15, 0.15, 0.15),
+                     align="centre")
+        if tile.id in board.corners:
+            pen.text(cx, r.bottom - 2.0, "start / end", size=6, font="Helvetica-Bold",
+                     colour=(0.1, 0.1, 0.1), align="centre")
+    # Stairs: arrows from entrance to exit.
+    for tile in board:
+        if tile.exit:
+            ex = board.tile(tile.exit)
+            _arrow(pen, x0 + (tile.col - 0.5) * t, y0 + (tile.row - 0.5) * t,
+                   x0 + (ex.col - 0.5) * t, y0 + (ex.row - 0.5) * t, (0.1, 0.1, 0.1), 0.8)
+    # One-way passages: a short arrow across the shared edge.
+    for a, b in sorted(board.arrows):
+        ta, tb = board.tile(a), board.tile(b)
+        ax, ay = x0 + (ta.col - 0.5) * t, y0 + (ta.row - 0.5) * t
+        bx, by = x0 + (tb.col - 0.5) * t, y0 + (tb.row - 0.5) * t
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = (bx - ax) / t, (by - ay) / t
+        _arrow(pen, mx - dx * 6, my - dy * 6, mx + dx * 6, my + dy * 6, (0.8, 0.1, 0.1), 1.4)
+    ly = y0 + board.size * t + 8
+    pen.text(x0, ly, f"The Classic of Mountains & Rivers: {board.name}", size=11,
+             font="Helvetica-Bold")
+    quads = ", ".join(f"{k.capitalize()} {v}" for k, v in board.quadrants.items())
+    pen.text(x0, ly + 6, f"Quadrants (MR-1): {quads}. On your own colour, skills cost 1 HP "
+             "less (MR-8).", size=7.5)
+    y = ly + 12
+    for kind, text in board.kinds.items():
+        mark = KIND_MARK.get(kind, "")
+        pen.text(x0, y, f"{mark or '-':>3}  {kind}: {text}", size=7.5)
+        y += 4.2
+    pen.text(x0, y + 1, "Red arrows: one-way passages (MR-5). Black arrows: stairs, entrance "
+             "to exit.", size=7.5)
+
+
+def _arrow(pen: Pen, x1: float, y1: float, x2: float, y2: float, ink: tuple[float, ...],
+           width: float) -> None:
+    rgb = (ink[0], ink[1], ink[2])
+    pen.line(Line(x1, y1, x2, y2), colour=rgb, width=width)
+    ang = math.atan2(y2 - y1, x2 - x1)
+    for da in (2.6, -2.6):
+        pen.line(Line(x2, y2, x2 + 3.5 * math.cos(ang + da), y2 + 3.5 * math.sin(ang + da)),
+                 colour=rgb, width=width)
+
+
+# --------------------------------------------------------------------------- table mat
+
+
+def marker_bits(marker_id: int) -> list[list[bool]]:
+    """The 6 x 6 cells (border included) of an ArUco ``DICT_4X4_50`` marker; True = black."""
+    import cv2
+
+    from companion import tablemat
+
+    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, tablemat.MARKER_DICTIONARY))
+    img = cv2.aruco.generateImageMarker(d, marker_id, 6)
+    return [[bool(img[r, c] < 128) for c in range(6)] for r in range(6)]
+
+
+def mat_pages(doc: Document, paper: str, game: str, players: int | None
+              ) -> list[dict[str, Any]]:
+    """The camera's table mat: play area, four ArUco markers and the game's zones (mm)."""
+    from companion import tablemat
+
+    _lo, hi = tablemat.player_range(game)
+    n = players if players is not None else hi
+    zones = tablemat.zones(game, n)
+    margin = 10.0  # white beyond the play area, part of the markers' quiet zone
+    w, h = tablemat.MAT_WIDTH + 2 * margin, tablemat.MAT_HEIGHT + 2 * margin
+
+    def draw(pen: Pen) -> None:
+        ox, oy = margin, margin
+        pen.rect(Rect(ox, oy, tablemat.MAT_WIDTH, tablemat.MAT_HEIGHT), stroke=(0.3, 0.3, 0.3),
+                 width=0.5)
+        for z in zones:
+            r = Rect(ox + z.x, oy + z.y, z.w, z.h)
+            pen.rect(r, stroke=(0.45, 0.45, 0.55), width=0.6, radius=3.0)
+            pen.text(r.x + 3, r.y + 6, z.name, size=10, font="Helvetica-Bold",
+                     colour=(0.45, 0.45, 0.55))
+        for m in tablemat.MARKERS:
+            cell = m.size / 6
+            x0, y0 = ox + m.cx - m.size / 2, oy + m.cy - m.size / 2
+            bits = marker_bits(m.id)
+            path = pen.c.beginPath()
+            for r in range(6):
+                for c in range(6):
+                    if bits[r][c]:
+                        path.rect((x0 + c * cell) * MM, (pen.page_h - y0 - (r + 1) * cell) * MM,
+                                  cell * MM, cell * MM)
+            pen.c.saveState()
+            pen.c.setFillColorRGB(0, 0, 0)
+            pen.c.drawPath(path, stroke=0, fill=1)
+            pen.c.restoreState()
+            pen.text(ox + m.cx, y0 + m.size + 5, f"marker {m.id}", size=7, colour=GREY,
+                     align="centre")
+        pen.text(ox + tablemat.MAT_WIDTH / 2, oy + tablemat.MAT_HEIGHT - 4,
+                 f"Table Companion mat: {game}, {n} players. Near edge: seat 1.", size=9,
+                 colour=GREY, align="centre")
+
+    pages = poster_pages(doc, paper, w, h, draw, "mat", f"Table mat ({game}, {n} players)")
+    for p in pages:
+        p["mat_origin_mm"] = [margin, margin]
+        p["markers"] = [{"id": m.id, "cx": m.cx, "cy": m.cy, "size": m.size}
+                        for m in tablemat.MARKERS]
+    return pages
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+SQUARE = 100.0
+SCALE = 6.0  # the rulers on the back read -6..+6 mm
+
+
+def calibration_targets(paper: str, mode: str = "long-edge"
+                        ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Front target centres and the matching back ruler centres (page mm, top-left origin).
+
+    Pure: the back centre is the front centre mirrored for ``mode`` with no offset.
+    """
+    pw, ph = paper_size(paper, tuple(PAPERS))
+    pts = [(pw / 2, ph / 2), (30.0, 30.0), (pw - 30.0, 30.0), (30.0, ph - 30.0),
+           (pw - 30.0, ph - 30.0)]
+    out = []
+    for x, y in pts:
+        b = back_of(Rect(x, y, 0, 0), pw, ph, mode)
+        out.append(((x, y), (b.x, b.y)))
+    return out
+
+
+INSTRUCTIONS = [
+    "1. Print this page double-sided, at 100% / actual size, with the flip you will use for "
+    "the cards (long edge unless you chose short edge).",
+    "2. Measure the square: it must be 100 mm each way. If not, your reader or printer is "
+    "scaling: pick 'Actual size' and turn off 'Fit' / 'Shrink oversized pages'.",
+    "3. Push a pin through the centre of each cross on this side (or hold the sheet "
+    "against a window). Turn the sheet over the same edge as the printer did.",
+    "4. On the back, read where each pin hole is on its two rulers: X along the horizontal "
+    "ruler (+ is right), Y along the vertical ruler (+ is up), as you look at the back.",
+    "5. Print the cards with --back-offset X,Y using the centre reading (or the average of "
+    "the five). Holes on the zero lines: your printer needs no offset.",
+]
+
+
+def calibration_pages(doc: Document, paper: str, mode: str = "long-edge"
+                      ) -> list[dict[str, Any]]:
+    pw, ph = paper_size(paper, tuple(PAPERS))
+    targets = calibration_targets(paper, mode)
+    pen = doc.page(pw, ph)
+    pen.text(pw / 2, 16, "Table Companion: calibration page (front)", size=13,
+             font="Helvetica-Bold", align="centre")
+    sq = Rect((pw - SQUARE) / 2, ph / 2 - SQUARE / 2, SQUARE, SQUARE)
+    pen.rect(sq, stroke=(0, 0, 0), width=0.3)
+    pen.text(sq.x + SQUARE / 2, sq.y - 2, "100 mm", size=8, align="centre")
+    pen.text(sq.x - 2, sq.y + SQUARE / 2, "100 mm", size=8, align="centre", angle=90)
+    for (x, y), _ in targets:
+        pen.circle(x, y, 3.0, stroke=(0, 0, 0), width=0.2)
+        pen.line(Line(x - 8, y, x + 8, y), width=0.15)
+        pen.line(Line(x, y - 8, x, y + 8), width=0.15)
+    y = sq.bottom + 10
+    for line in INSTRUCTIONS:
+        for part in simpleSplit(line, "Helvetica", 8, (pw - 80) * MM):
+            pen.text(40, y, part, size=8)
+            y += 3.6
+        y += 1.0
+    _page_note(pen, "calibration front")
+    pages = [{"page": doc.pages, "kind": "calibration", "side": "front",
+              "page_size_mm": [pw, ph], "square_mm": [sq.x, sq.y, SQUARE, SQUARE],
+              "targets_mm": [list(f) for f, _ in targets]}]
+    pen = doc.page(pw, ph)
+    pen.text(pw / 2, 16, f"Calibration page (back, {mode} flip): read the pin holes",
+             size=13, font="Helvetica-Bold", align="centre")
+    for _, (bx, by) in targets:
+        _ruler(pen, bx, by)
+    _page_note(pen, "calibration back")
+    pages.append({"page": doc.pages, "kind": "calibration", "side": "back", "flip": mode,
+                  "page_size_mm": [pw, ph], "rulers_mm": [list(b) for _, b in targets]})
+    return pages
+
+
+def _ruler(pen: Pen, x: float, y: float) -> None:
+    """Two rulers crossing at (x, y): 0.5 mm ticks, labels every 2 mm, + right and + up."""
+    pen.line(Line(x - SCALE, y, x + SCALE, y), width=0.12)
+    pen.line(Line(x, y - SCALE, x, y + SCALE), width=0.12)
+    steps = int(SCALE * 2)
+    for i in range(-steps, steps + 1):
+        d = i / 2
+        ln = 1.6 if i % 2 == 0 else 0.8
+        pen.line(Line(x + d, y - ln / 2, x + d, y + ln / 2), width=0.08)
+        pen.line(Line(x - ln / 2, y - d, x + ln / 2, y - d), width=0.08)
+        if i % 4 == 0 and i != 0:
+            pen.text(x + d, y + 3.4, f"{d:+g}", size=4.2, align="centre")
+            pen.text(x + 1.4, y - d + 0.6, f"{d:+g}", size=4.2)
+    pen.text(x + SCALE + 1.5, y + 0.8, "X", size=5, font="Helvetica-Bold")
+    pen.text(x - 0.8, y - SCALE - 1.5, "Y", size=5, font="Helvetica-Bold")

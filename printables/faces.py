@@ -1,0 +1,217 @@
+"""Card faces and backs: a layout of named boxes (pure, in mm) and the code that draws it.
+
+Face, top to bottom (63 x 88 mm):
+
+* the QR code, 41 mm square (21 modules of 1.95 mm), centred in the **top half**, 3 mm
+  below the top edge, with at least 2 modules of white on every side inside the card;
+* corner index at the top left (big value and symbol) beside the code;
+* a band in the element's colour with the symbol, the name and the value in white;
+* a line of stats (kind, HP, attack, range) and the card's rule text, shrunk to fit;
+* the serial in small print at the bottom, so the referee can type it when a code is hidden.
+
+The QR code sits wholly in the top half so a card whose lower half is covered (cards in
+the pot overlapped like a solitaire column, each new card over the lower half of the
+last) still reads. Backs carry no identity: no code, no serial, no face name; only the
+deck's back title, so decks with different backs are told apart face down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from companion.cards import CardFace, DeckInfo
+from printables import qr
+from printables.art import RGB, colour, draw_symbol, face_theme, lighten
+from printables.document import Pen
+from printables.geometry import MM, PrintError, Rect
+
+SAFE = 3.0  # mm kept free of text at the trim edge
+INDEX_W = 8.0  # corner index column beside the code
+BACK_BORDER = 3.0  # white border of a back: hides up to 3 mm of duplex misregistration
+MIN_TEXT_PT = 4.5
+BORDER_GREY = (0.55, 0.55, 0.55)
+
+
+@dataclass(frozen=True)
+class FaceLayout:
+    """Named boxes of a face in card mm (top-left origin of the trim box)."""
+
+    card_w: float
+    card_h: float
+    qr: Rect
+    index: Rect
+    band: Rect
+    stats: Rect
+    text: Rect
+    serial: Rect
+
+    @property
+    def module(self) -> float:
+        """QR module size in mm."""
+        return self.qr.w / qr.MODULES
+
+
+def face_layout(card_w: float, card_h: float) -> FaceLayout:
+    """The face boxes for a card size; the QR code is as large as the top half allows.
+
+    Raises ``PrintError`` if the card is too small for a code of at least 1 mm modules.
+    """
+    size = min(card_h / 2 - SAFE, card_w - 2 * (SAFE + INDEX_W))
+    if size / qr.MODULES < 1.0:
+        raise PrintError(f"a {card_w:g}x{card_h:g} mm card leaves no room for a readable QR code")
+    qr_box = Rect((card_w - size) / 2, SAFE, size, size)
+    index = Rect(1.5, SAFE, qr_box.x - 1.5 - 2 * size / qr.MODULES, size * 0.6)
+    band_y = max(qr_box.bottom + 2.5, card_h / 2 + 1.0)
+    band = Rect(0.0, band_y, card_w, 10.0)
+    stats = Rect(SAFE, band.bottom + 0.8, card_w - 2 * SAFE, 3.2)
+    serial = Rect(SAFE, card_h - SAFE - 2.2, card_w - 2 * SAFE, 2.2)
+    text = Rect(SAFE, stats.bottom + 0.6, card_w - 2 * SAFE, serial.y - stats.bottom - 1.2)
+    return FaceLayout(card_w, card_h, qr_box, index, band, stats, text, serial)
+
+
+def face_value(face: CardFace) -> str:
+    """The big value of a face: its number, else attack / HP, else nothing."""
+    if face.number is not None:
+        return str(face.number)
+    for key in ("attack", "hp", "value"):
+        v = face.attrs.get(key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            return str(v)
+    return ""
+
+
+def face_stats(face: CardFace) -> str:
+    """The small line under the band: kind, element and numeric attributes."""
+    bits = [face.kind.replace("-", " ").capitalize()]
+    if face.element:
+        bits.append(face.element.capitalize())
+    for key in ("hp", "attack", "range"):
+        v = face.attrs.get(key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            bits.append(f"{'HP' if key == 'hp' else key.capitalize()} {v}")
+    return "  ·  ".join(bits)
+
+
+def fit_text(text: str, box: Rect, font: str = "Helvetica", start: float = 8.5
+             ) -> tuple[float, list[str]]:
+    """The largest font size (points) at which ``text`` wraps into ``box``, and its lines.
+
+    Raises ``PrintError`` naming the text when even ``MIN_TEXT_PT`` does not fit.
+    """
+    size = start
+    while size >= MIN_TEXT_PT - 1e-9:
+        lines = simpleSplit(text, font, size, box.w * MM) if text else []
+        if len(lines) * size * 1.15 <= box.h * MM + 1e-6:
+            return size, lines
+        size -= 0.25
+    raise PrintError(f"card text is too long for a {box.w:.0f}x{box.h:.0f} mm text box: "
+                     f"{text[:60]!r}...")
+
+
+def draw_face(pen: Pen, trim: Rect, face: CardFace, deck: DeckInfo | None, payload: str,
+              serial: str, bleed: float) -> None:
+    """Draw one face with its trim box at ``trim`` (page mm)."""
+    lay = face_layout(trim.w, trim.h)
+    theme = face_theme(face)
+    ink = colour(theme, face.attrs)
+    ox, oy = trim.x, trim.y
+
+    def at(r: Rect) -> Rect:
+        return r.shift(ox, oy)
+
+    if bleed > 0:
+        # The band runs into the bleed; the rest of the face is white.
+        band = at(lay.band)
+        pen.rect(Rect(band.x - bleed, band.y, band.w + 2 * bleed, band.h), fill=ink)
+    else:
+        pen.rect(at(lay.band), fill=ink)
+    qr.draw(pen.c, payload, ox + lay.qr.x, oy + lay.qr.y, lay.qr.w, pen.page_h)
+    # Corner index: value above symbol.
+    idx = at(lay.index)
+    value = face_value(face)
+    sym_size = min(idx.w, 6.0)
+    sym_y = idx.y + sym_size / 2
+    if value:
+        vsize = 15.0 if len(value) < 2 else 12.0
+        while stringWidth(value, "Helvetica-Bold", vsize) > idx.w * MM and vsize > 6:
+            vsize -= 0.5
+        pen.text(idx.x + idx.w / 2, idx.y + vsize * 0.72 / MM, value, size=vsize,
+                 font="Helvetica-Bold", colour=ink, align="centre")
+        sym_y = idx.y + vsize * 0.72 / MM + 2.0 + sym_size / 2
+    draw_symbol(pen.c, theme, idx.x + idx.w / 2, sym_y, sym_size, ink, pen.page_h, face.name)
+    # Band: symbol, name, value in white.
+    band = at(lay.band)
+    draw_symbol(pen.c, theme, band.x + 6.0, band.y + band.h / 2, 6.5, (1, 1, 1), pen.page_h,
+                face.name, knockout=ink)
+    name_w = band.w - 2 * 11.0
+    nsize = 13.0
+    while stringWidth(face.name, "Helvetica-Bold", nsize) > name_w * MM and nsize > 6:
+        nsize -= 0.5
+    pen.text(band.x + band.w / 2, band.y + band.h / 2 + nsize * 0.35 / MM, face.name,
+             size=nsize, font="Helvetica-Bold", colour=(1, 1, 1), align="centre")
+    if value:
+        pen.text(band.right - 5.5, band.y + band.h / 2 + 13.0 * 0.35 / MM, value,
+                 size=13.0, font="Helvetica-Bold", colour=(1, 1, 1), align="centre")
+    stats = at(lay.stats)
+    pen.text(stats.x + stats.w / 2, stats.bottom - 0.7, face_stats(face), size=5.5,
+             font="Helvetica-Oblique", colour=ink, align="centre")
+    box = at(lay.text)
+    size, lines = fit_text(face.text, box)
+    y = box.y + size / MM
+    for line in lines:
+        pen.text(box.x, y, line, size=size, colour=(0.1, 0.1, 0.1))
+        y += size * 1.15 / MM
+    ser = at(lay.serial)
+    pen.text(ser.right, ser.bottom, serial, size=5.0, font="Courier", colour=(0.35, 0.35, 0.35),
+             align="right")
+    pen.text(ser.x, ser.bottom, deck.name if deck else face.game, size=4.5,
+             colour=(0.45, 0.45, 0.45))
+    if bleed == 0:
+        # The cut line; with bleed the crop marks show where to cut instead.
+        pen.rect(trim, stroke=BORDER_GREY, width=0.15)
+
+
+def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB) -> None:
+    """Draw a card back at ``trim``: white border, coloured panel, the deck's back title."""
+    panel = trim.grow(-BACK_BORDER)
+    pen.rect(panel, fill=tint, radius=2.0)
+    # A lattice of small diamonds in a lighter tone.
+    light = lighten(tint, 0.25)
+    step = 6.0
+    c = pen.c
+    c.saveState()
+    p = c.beginPath()
+    p.roundRect(panel.x * MM, (pen.page_h - panel.bottom) * MM, panel.w * MM, panel.h * MM,
+                2.0 * MM)
+    c.clipPath(p, stroke=0, fill=0)
+    c.setFillColorRGB(*light)
+    rows = int(panel.h / step) + 2
+    cols = int(panel.w / step) + 2
+    for r in range(rows):
+        for k in range(cols):
+            cx = panel.x + k * step + (step / 2 if r % 2 else 0)
+            cy = panel.y + r * step
+            d = c.beginPath()
+            X, Y, h = cx * MM, (pen.page_h - cy) * MM, 1.3 * MM
+            d.moveTo(X, Y + h)
+            d.lineTo(X + h, Y)
+            d.lineTo(X, Y - h)
+            d.lineTo(X - h, Y)
+            d.close()
+            c.drawPath(d, stroke=0, fill=1)
+    c.restoreState()
+    cx, cy = panel.centre
+    oval = Rect(panel.x + 4, cy - 11, panel.w - 8, 22)
+    pen.rect(oval, fill=tint, stroke=(1, 1, 1), width=0.6, radius=5.0)
+    words = simpleSplit(back, "Helvetica-Bold", 11, (oval.w - 4) * MM)
+    size = 11.0 if len(words) <= 2 else 8.0
+    words = simpleSplit(back, "Helvetica-Bold", size, (oval.w - 4) * MM)[:3]
+    y = cy - (len(words) - 1) * size * 0.6 / MM + size * 0.35 / MM
+    for w in words:
+        pen.text(cx, y, w, size=size, font="Helvetica-Bold", colour=(1, 1, 1), align="centre")
+        y += size * 1.2 / MM
+    pen.text(cx, panel.bottom - 4, deck_name, size=6, font="Helvetica", colour=(1, 1, 1),
+             align="centre")
