@@ -948,3 +948,71 @@ def test_a_seat_whose_cards_are_all_known_cannot_show_an_unseen_card() -> None:
                     return
             m.apply(RULES.random_play(s, rng))
     pytest.fail("no deck became fully known in 40 random games")
+
+
+def test_wx11_four_tied_players_sudden_death_ladder() -> None:
+    """WX-11 (companion decision 7): four players tied play in seat order; the winner of
+    each duel meets the next tied player."""
+    t = started(4, end="count")
+    for u, face in (("dragon", "metal"), ("star", "earth"), ("dragon", "water"),
+                    ("star", "fire")):
+        _round(t, u, face)
+    for e in [e for _ in range(4) for e in ("wood", "fire", "earth", "metal", "water")]:
+        _play(t, e, t.s.challenge[0])  # the first challenger always wins: all stay level
+    assert len(set(t.s.decks)) == 1
+    assert t.view()["duel"] == [1, 2, 3, 4] and t.s.challenge == (1, 2)
+    beats = [(x, y) for y, x in ABSORBER.items()]  # x absorbs y
+    for a, b, winner in ((1, 2, 1), (1, 3, 3), (3, 4, 3)):
+        assert t.s.challenge == (a, b)
+        if winner == a:
+            ca, cb = _pair(t, a, b, beats)
+        else:
+            cb, ca = _pair(t, b, a, beats)
+        t.scan(ca, f"seat:{a}")
+        t.scan(cb, f"seat:{b}")
+    assert t.s.winners == (3,)
+    assert "Cy wins" in t.s.ruling
+
+
+def _pair(t: Table, a: int, b: int, pairs: list[tuple[str, str]]) -> tuple[str, str]:
+    """Cards for seats a and b such that a's face x and b's face y form one of ``pairs``."""
+    for x, y in pairs:
+        try:
+            ca = t.free(a, x)
+            cb = next(c for c in _candidates(t, b, y) if c != ca)
+            return ca, cb
+        except (LookupError, StopIteration):
+            continue
+    raise LookupError(f"seats {a} and {b} hold none of {pairs}")
+
+
+def test_everyone_out_at_once_share_the_win() -> None:
+    """Companion decision 5: a Universe Dragon takes the last card of both players: they
+    share the win."""
+    t = started()
+    _round(t, "star", "star")
+    _round(t, "star", "dragon")
+    for e in [e for _ in range(4) for e in ("wood", "fire", "earth", "metal", "water")][:19]:
+        _play(t, e, None)  # a draw: both cards join the pot
+    assert t.s.decks == (1, 1)
+    t.universe("dragon")
+    t.contribute_all()
+    assert t.s.finished and t.s.winners == (1, 2)
+    assert "Game over: Ana and Bo share the win" in t.s.ruling
+    assert t.view()["winner"] is None and t.view()["winners"] == [1, 2]
+
+
+def test_game_can_end_after_a_last_universe_dragon_round() -> None:
+    """Companion decision 6 (WX-10 count): the last Universe card is a Star; after its round
+    nothing can supply a Universe card: the cards are counted; the pot belongs to nobody."""
+    t = started(end="count")
+    for i, e in enumerate([e for _ in range(4) for e in ABSORBER]):
+        _play(t, e, 1 if i % 2 == 0 or i == 19 else 2)
+    for u, face in (("dragon", "metal"), ("star", "earth"), ("dragon", "water")):
+        _round(t, u, face)
+    assert not t.s.finished
+    star = t.universe("star")
+    t.contribute_all("fire")
+    assert t.s.finished and t.s.winners == (1,)
+    assert t.s.pot == (star,)
+    assert t.s.challenges == t.s.adjudications + 1
