@@ -671,8 +671,10 @@ class WuXingRules(Rules[WuXingState]):
             return w.freeze()
         w.shown = frozenset()
         w.turn = seat
+        aside = f", {state.set_aside} set aside unseen" if state.set_aside else ""
         w.notes.append(f"{t.name(seat)} pulled the first Infinite Dragon and starts (WX-12). "
-                       "Put the pulled cards back, shuffle the player deck and deal it.")
+                       "Put the pulled cards back, shuffle the player deck and deal it: "
+                       f"{state.decks[0]} cards each{aside} (WX-2).")
         self._setup_challenge(w, new=True)
         return w.freeze()
 
@@ -924,7 +926,7 @@ class WuXingRules(Rules[WuXingState]):
         why = ("the Void is empty too" if t.end == "recycle" else "count the cards")
         w.notes.append(f"The Universe deck is empty ({why}): {counts} (WX-10).")
         if len(tied) == 1:
-            self._finish(w, tied, f"has the most cards ({best})")
+            self._finish(w, tied, f"the most cards: {best}")
             return
         w.duel = tied
         w.duel_cards = ()
