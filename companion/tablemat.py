@@ -29,7 +29,7 @@ bottom-right, bottom-left.
 Zones
 -----
 Seats sit around the edge, numbered clockwise seen from above starting at the near edge
-(``seat:1``); centre zones depend on the game (``universe`` and ``void`` for WuXing,
+(``seat:1``); centre zones depend on the game (``universe`` for WuXing, ``pot`` and ``void`` for God Num,
 ``lot`` for Shrine of the Elemental Kings, ``locus:1``/``locus:2`` for Gem Complete...).
 Zone names are the names the rules engines use in scan events (``Rules.zones``): a card
 shown in ``seat:n`` is seat n's card (C-6). Zones never overlap; each is large enough for
@@ -142,10 +142,9 @@ _SEATING: dict[int, tuple[str, ...]] = {
 
 # Centre band (y 150-300) zones per game; every one is at least 110 x 130 mm.
 _CENTRE: dict[str, tuple[Zone, ...]] = {
-    # WX-4: the Universe card lies face up on the pot in the centre; cards sent to the
-    # Void are shown in the Void zone beside it.
-    "wuxing": (Zone("universe", 335.0, 160.0, 130.0, 130.0),
-               Zone("void", 505.0, 160.0, 130.0, 130.0)),
+    # WX-4: the Universe card lies face up on the pot in the centre. Cards that move are
+    # shown in their owner's seat zone (C-6), so WuXing needs no other zone.
+    "wuxing": (Zone("universe", 335.0, 160.0, 130.0, 130.0),),
     # GN: played number/function cards go to the pot in the centre; discards to the Void.
     "godnum": (Zone("pot", 335.0, 160.0, 130.0, 130.0),
                Zone("void", 505.0, 160.0, 130.0, 130.0)),
@@ -172,7 +171,6 @@ def _gemcomplete() -> list[Zone]:
         Zone("locus:1", 85.0, 305.0, 490.0, 130.0),
         Zone("seat:2", 85.0, 15.0, 130.0, 130.0),
         Zone("locus:2", 225.0, 15.0, 490.0, 130.0),
-        Zone("void", 335.0, 160.0, 130.0, 130.0),
     ]
 
 
