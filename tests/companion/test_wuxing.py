@@ -248,7 +248,7 @@ def test_draw_2_unless_the_universe_destroys_them() -> None:
 # -- seed 000, "Infinite Dragon" ---------------------------------------------------------------
 
 
-def test_universe_dragon_everyone_feeds_the_pot_in_any_order() -> None:
+def test_wx5_universe_dragon_everyone_feeds_the_pot_in_any_order() -> None:
     """Dragon bullet 1 (WX-5, C-6): a Universe Dragon: every player still in puts a card
     in the pot, in any order; the Dragon goes to the Void; a new Universe card follows."""
     t = started(3)
@@ -295,7 +295,7 @@ def test_two_dragons_draw_both_join_the_pot() -> None:
     assert t.s.void == 0
 
 
-def test_dragons_in_a_won_pot_are_won() -> None:
+def test_wx9_dragons_in_a_won_pot_are_won() -> None:
     """WX-9: Dragons sitting in a pot that is won are won like any card."""
     t = started()
     _, d1, d2 = t.challenge("earth", "dragon", "dragon")  # Bo v Ana next
@@ -304,7 +304,7 @@ def test_dragons_in_a_won_pot_are_won() -> None:
     assert t.s.decks == (20, 26)
 
 
-def test_dragons_in_a_pot_sent_to_the_void_go_to_the_void() -> None:
+def test_wx9_dragons_in_a_pot_sent_to_the_void_go_to_the_void() -> None:
     """WX-9: Dragons in a pot sent to the Void go to the Void."""
     t = started()
     _, d1, d2 = t.challenge("earth", "dragon", "dragon")
@@ -315,7 +315,7 @@ def test_dragons_in_a_pot_sent_to_the_void_go_to_the_void() -> None:
 # -- seed 000, "Destructive Star" ---------------------------------------------------------------
 
 
-def test_universe_star_pot_and_one_card_each_to_the_void() -> None:
+def test_wx6_universe_star_pot_and_one_card_each_to_the_void() -> None:
     """Star bullet 1 (WX-6, C-6): a Universe Star sends the pot to the Void, stays as the sole
     pot card, and every player still in puts their top card into the Void."""
     t = started(3)
@@ -1016,3 +1016,29 @@ def test_game_can_end_after_a_last_universe_dragon_round() -> None:
     assert t.s.finished and t.s.winners == (1,)
     assert t.s.pot == (star,)
     assert t.s.challenges == t.s.adjudications + 1
+
+
+@pytest.mark.parametrize("case,u,a,b,where", [
+    ("1 two Stars", "water", "star", "star", ("pot", "pot", "pot")),
+    ("2 one Star", "water", "star", "dragon", ("void", "pot", "void")),
+    ("2 one Star", "fire", "wood", "star", ("void", "void", "pot")),
+    ("3 two Dragons", "earth", "dragon", "dragon", ("pot", "pot", "pot")),
+    ("4 one Dragon", "water", "dragon", "fire", ("deck:1", "void", "deck:1")),
+    ("4 one Dragon", "metal", "wood", "dragon", ("deck:2", "deck:2", "void")),
+    ("5 same, joins", "fire", "fire", "fire", ("pot", "pot", "pot")),
+    ("5 same, destroyed", "water", "fire", "fire", ("pot", "void", "void")),
+    ("6 absorbs", "metal", "water", "fire", ("deck:1", "deck:1", "deck:1")),
+    ("6 absorb beats destroy", "water", "earth", "wood", ("deck:2", "deck:2", "deck:2")),
+    ("7 destroys", "water", "earth", "metal", ("void", "deck:1", "void")),
+    ("7 destroys", "wood", "water", "metal", ("void", "void", "deck:2")),
+    ("8 each on its own", "earth", "fire", "water", ("pot", "pot", "void")),
+    ("8 each on its own", "wood", "wood", "water", ("pot", "pot", "pot")),
+])
+def test_wx7_resolution_cases_in_order(case: str, u: str, a: str, b: str,
+                                       where: tuple[str, str, str]) -> None:
+    """WX-7 cases 1-8: where the Universe card and both revealed cards end up."""
+    t = started()
+    cards = t.challenge(u, a, b)
+    assert tuple(t.s.places[c] for c in cards) == where, case
+    assert f"WX-7.{case[0]}" in t.s.ruling
+    assert t.s.pot == tuple(c for c in cards if t.s.places[c] == "pot")
