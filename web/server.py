@@ -65,6 +65,7 @@ def run_until_stopped(app: Flask, server: Any, on_stop: Callable[[], None]) -> N
     from web import services
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        services(app).broker.close()  # open event streams end now, not at their next ping
         raise KeyboardInterrupt
 
     if threading.current_thread() is threading.main_thread():
