@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from companion.cards import CardFace
-from companion.games.mountains_board import Board
+from companion.games.mountains_board import Board, reachable
 
 T = TypeVar("T")
 
@@ -381,3 +381,89 @@ def hit(
             s, ch = change_hp(s, attacker, -1)
             said.append(f"{s.name(attacker)} loses {-ch} HP to {s.name(target)}'s skill 1")
     return s, said
+
+
+# -- derived facts -------------------------------------------------------------------------
+def order_needs(s: MountainsState) -> list[int]:
+    """Seats that must roll for the pick order now (MR-3): everyone, then tied players.
+
+    A seat must roll while another seat's rolls begin with the same numbers as all of its
+    own (a tie not yet broken).
+    """
+    rolls = s.order_rolls
+    out = []
+    for i, mine in enumerate(rolls):
+        if any(j != i and other[: len(mine)] == mine for j, other in enumerate(rolls)):
+            out.append(i + 1)
+    return out
+
+
+def move_steps(s: MountainsState) -> tuple[int, ...]:
+    """Step counts the current player may move this turn (MR-5, MR-8).
+
+    One die: that number. Final showdown (two dice): either die or their sum. Qing Luan's
+    skill 1 adds a die to choose from. Bonuses (Qing Luan basic, Tailwind) add to each.
+    """
+    if not s.roll:
+        return ()
+    base = set(s.roll) | set(s.extra_dice)
+    if len(s.roll) == 2:
+        base.add(sum(s.roll))
+    return tuple(sorted({b + s.move_bonus for b in base}))
+
+
+def reachable_moves(s: MountainsState) -> dict[str, str]:
+    """Landing tile -> tile the token ends on (a stairs entrance sends it to its exit)."""
+    tile = s.player(s.turn).tile if s.turn else None
+    if tile is None or s.moved:
+        return {}
+    out: dict[str, str] = {}
+    for n in move_steps(s):
+        for t in reachable(s.board, tile, n):
+            out[t] = s.board.tile(t).exit or t
+    return dict(sorted(out.items()))
+
+
+def weapon_range(s: MountainsState, serial: str) -> int:
+    r = int(s.face(serial).attrs["range"])
+    return 2 * r if s.double_range else r
+
+
+def weapon_damage(s: MountainsState, seat: int, serial: str) -> int:
+    """Attack, +1 if the weapon's element is the attacker's own (MR-7), +2 if boosted."""
+    f = s.face(serial)
+    dmg = int(f.attrs["attack"])
+    if f.element == s.player(seat).element:
+        dmg += 1
+    if s.boosted == serial:
+        dmg += 2
+    return dmg
+
+
+def targets_in_range(s: MountainsState, seat: int, serial: str) -> list[int]:
+    me = s.player(seat).tile
+    if me is None:
+        return []
+    out = []
+    for x in s.living:
+        t = s.player(x).tile
+        if x != seat and t is not None and s.board.distance(me, t) <= weapon_range(s, serial):
+            out.append(x)
+    return out
+
+
+def usable_weapons(s: MountainsState, seat: int) -> list[str]:
+    return [w for w in s.player(seat).weapons if w not in s.fresh]
+
+
+def roll_due(s: MountainsState) -> tuple[int, int] | None:
+    """(seat, number of dice) of the roll the table waits for, if any."""
+    if s.phase == "order":
+        needs = order_needs(s)
+        return (needs[0], 1) if needs else None
+    for p in s.pending:
+        if p.kind == "roll":
+            return (p.seat, p.dice)
+    if s.phase == "play" and not s.pending and not s.moved and not s.roll:
+        return (s.turn, 2 if s.showdown else 1)
+    return None
