@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import companion_cli
 from companion.engine import Match
+from companion.errors import CardNotAvailable
 from companion.games.wuxing import RULES
 from companion.registry import new_match
 from companion.simulate import bench_engine, play_random
@@ -155,3 +156,42 @@ def test_bench_engine_counts_adjudications() -> None:
     result = bench_engine("wuxing", 4, 3, 7)
     assert result["adjudications"] >= 3 * 10
     assert result["events"] > result["adjudications"]
+
+
+def _legal(state: Any, serial: str, zone: str) -> bool:
+    """The C-1 model: where a card shown in ``zone`` may come from right now."""
+    place = state.places[serial]
+    if zone == "universe":
+        return bool(place == "universe")
+    seat = int(zone[5:])
+    return place == f"deck:{seat}" or (place == "unknown" and state.unseen[seat - 1] > 0)
+
+
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8))
+@settings(max_examples=15, deadline=None)
+def test_every_card_is_accepted_exactly_where_it_can_be(seed: int, players: int) -> None:
+    """C-1 across random games: at random moments, every printed card is tried in the zone
+    the table waits for; it is accepted exactly when it can come from there, and otherwise
+    refused with ``CardNotAvailable`` naming the card."""
+    rng = random.Random(seed)
+    m = new_match("wuxing", [f"P{i}" for i in range(1, players + 1)], None, rng=rng)
+    serials = sorted(m.setup.cards)
+    while not m.state.finished:
+        s = m.state
+        if s.phase in ("universe", "reveal", "dragon", "star", "tiebreak") and rng.random() < 0.1:
+            zone = "universe" if s.phase == "universe" else f"seat:{s.awaiting[0]}"
+            for serial in rng.sample(serials, 12):
+                event = {"type": "scan", "card": serial, "zone": zone}
+                if _legal(s, serial, zone):
+                    RULES.apply(s, event)  # accepted (the state itself is immutable)
+                else:
+                    try:
+                        RULES.apply(s, event)
+                    except CardNotAvailable as exc:
+                        assert repr(serial) in str(exc)
+                    else:
+                        raise AssertionError(f"{serial} at {s.places[serial]} accepted in "
+                                             f"{zone}")
+            assert m.state is s
+        m.apply(RULES.random_play(s, rng))
+    assert m.replay() == m.state
