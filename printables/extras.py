@@ -348,7 +348,9 @@ def _draw_board(pen: Pen, board: Any, x0: float, y0: float, legend_h: float) -> 
         if tile.exit:
             ex = board.tile(tile.exit)
             _arrow(pen, x0 + (tile.col - 0.5) * t, y0 + (tile.row - 0.5) * t,
-                   x0 + (ex.col - 0.5) * t, y0 + (ex.row - 0.5) * t, (0.1, 0.1, 0.1), 0.8)
+                   x0 + (ex.col - 0.5) * t, y0 + (ex.row - 0.5) * t, (0.3, 0.3, 0.3), 0.5)
+            pen.text(x0 + ex.col * t - 1.5, y0 + (ex.row - 1) * t + 4.0, f"from {tile.id}",
+                     size=6, font="Helvetica-Bold", colour=(0.2, 0.2, 0.2), align="right")
     # One-way passages: a short arrow across the shared edge.
     for a, b in sorted(board.arrows):
         ta, tb = board.tile(a), board.tile(b)
@@ -368,8 +370,8 @@ def _draw_board(pen: Pen, board: Any, x0: float, y0: float, legend_h: float) -> 
         mark = KIND_MARK.get(kind, "")
         pen.text(x0, y, f"{mark or '-':>3}  {kind}: {text}", size=7.5)
         y += 4.2
-    pen.text(x0, y + 1, "Red arrows: one-way passages (MR-5). Black arrows: stairs, entrance "
-             "to exit.", size=7.5)
+    pen.text(x0, y + 1, "Red arrows: one-way passages (MR-5). Grey arrows: stairs, from the "
+             "entrance (S) to the exit (marked 'from ...').", size=7.5)
 
 
 def _arrow(pen: Pen, x1: float, y1: float, x2: float, y2: float, ink: tuple[float, ...],
@@ -448,7 +450,7 @@ def mat_pages(doc: Document, paper: str, game: str, players: int | None
 
 
 SQUARE = 100.0
-SCALE = 6.0  # the rulers on the back read -6..+6 mm
+SCALE = 6.0  # the grids on the back read -6..+6 mm
 
 
 def calibration_targets(paper: str, mode: str = "long-edge"
@@ -474,8 +476,8 @@ INSTRUCTIONS = [
     "scaling: pick 'Actual size' and turn off 'Fit' / 'Shrink oversized pages'.",
     "3. Push a pin through the centre of each cross on this side (or hold the sheet "
     "against a window). Turn the sheet over the same edge as the printer did.",
-    "4. On the back, read where each pin hole is on its two rulers: X along the horizontal "
-    "ruler (+ is right), Y along the vertical ruler (+ is up), as you look at the back.",
+    "4. On the back, read where each pin hole is on its millimetre grid: X on the numbers "
+    "above it (+ is right), Y on the numbers to its left (+ is up), as you look at the back.",
     "5. Print the cards with --back-offset X,Y using the centre reading (or the average of "
     "the five). Holes on the zero lines: your printer needs no offset.",
 ]
@@ -518,17 +520,18 @@ def calibration_pages(doc: Document, paper: str, mode: str = "long-edge"
 
 
 def _ruler(pen: Pen, x: float, y: float) -> None:
-    """Two rulers crossing at (x, y): 0.5 mm ticks, labels every 2 mm, + right and + up."""
-    pen.line(Line(x - SCALE, y, x + SCALE, y), width=0.12)
-    pen.line(Line(x, y - SCALE, x, y + SCALE), width=0.12)
-    steps = int(SCALE * 2)
-    for i in range(-steps, steps + 1):
-        d = i / 2
-        ln = 1.6 if i % 2 == 0 else 0.8
-        pen.line(Line(x + d, y - ln / 2, x + d, y + ln / 2), width=0.08)
-        pen.line(Line(x - ln / 2, y - d, x + ln / 2, y - d), width=0.08)
-        if i % 4 == 0 and i != 0:
-            pen.text(x + d, y + 3.4, f"{d:+g}", size=4.2, align="centre")
-            pen.text(x + 1.4, y - d + 0.6, f"{d:+g}", size=4.2)
-    pen.text(x + SCALE + 1.5, y + 0.8, "X", size=5, font="Helvetica-Bold")
-    pen.text(x - 0.8, y - SCALE - 1.5, "Y", size=5, font="Helvetica-Bold")
+    """A millimetre grid of +-SCALE mm centred on (x, y), zero lines bold; X is read on the
+    labels above it (+ is right), Y on the labels to its left (+ is up)."""
+    n = int(SCALE)
+    for i in range(-n, n + 1):
+        w = 0.25 if i == 0 else (0.1 if i % 2 == 0 else 0.05)
+        ink = (0, 0, 0) if i == 0 else (0.35, 0.35, 0.35)
+        pen.line(Line(x + i, y - SCALE, x + i, y + SCALE), colour=ink, width=w)
+        pen.line(Line(x - SCALE, y - i, x + SCALE, y - i), colour=ink, width=w)
+        if i % 2 == 0:
+            pen.text(x + i, y - SCALE - 1.0, f"{i:+d}" if i else "0", size=4.5,
+                     align="centre")
+            pen.text(x - SCALE - 0.8, y - i + 0.6, f"{i:+d}" if i else "0", size=4.5,
+                     align="right")
+    pen.text(x + SCALE + 1.2, y + 0.8, "X", size=6, font="Helvetica-Bold")
+    pen.text(x, y + SCALE + 3.0, "Y", size=6, font="Helvetica-Bold", align="centre")

@@ -100,3 +100,18 @@ def _frac(v: np.ndarray, a: int, b: int, level: float) -> float:
     if v[b] == v[a]:
         return 0.5
     return float(min(1.0, max(0.0, (level - v[a]) / (v[b] - v[a]))))
+
+
+def text_of(pdf: bytes) -> str:
+    """All text drawn in the PDF, page after page."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        parts = []
+        for page in doc:
+            tp = page.get_textpage()
+            parts.append(tp.get_text_range())
+            tp.close()
+            page.close()
+        return "\n".join(parts)
+    finally:
+        doc.close()
