@@ -82,3 +82,37 @@ def test_no_living_player_ever_below_zero_in_many_games() -> None:
         out = play_random("mountains", 4, rng)
         assert out.finished
         assert all(p.hp >= 0 for p in out.match.state.players)
+
+
+def test_views_and_actions_are_json_and_offered_moves_are_legal() -> None:
+    import json
+
+    from companion.errors import CompanionError
+
+    out = play_random("mountains", 3, random.Random(5))
+    m = Match(out.match.rules, out.match.setup)
+    for e in out.events:
+        s = m.state
+        public = RULES.view(s, None)
+        json.dumps(public)
+        json.dumps(RULES.referee_view(s))
+        for seat in (1, 2, 3):
+            mine = RULES.view(s, seat)
+            assert {**mine, "you": None} == public  # nothing in this game is hidden
+        acts = RULES.actions(s, None)
+        json.dumps(acts)
+        for a in acts:
+            if a["type"] == "move":
+                for c in a["fields"][0]["choices"]:
+                    RULES.apply(s, {"type": "move", "seat": a["seat"], "to": c["value"]})
+            if a["type"] == "end":
+                RULES.apply(s, {"type": "end", "seat": a["seat"]})
+            if a["type"] == "skill" and "why" in a:
+                slot = a["fields"][0]["choices"][0]["value"]
+                try:
+                    RULES.apply(s, {"type": "skill", "seat": a["seat"], "skill": slot})
+                except CompanionError:
+                    pass
+                else:
+                    raise AssertionError(f"skill {slot} was offered as unavailable: {a}")
+        m.apply(e)
