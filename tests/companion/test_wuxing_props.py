@@ -48,6 +48,13 @@ def check_invariants(m: Match[Any]) -> None:
         assert s.pot[-1] == s.universe_card
 
 
+def _next_in(seat: int, out: frozenset[int], players: int, inclusive: bool = False) -> int:
+    s = seat if inclusive else seat % players + 1
+    while s in out:
+        s = s % players + 1
+    return s
+
+
 def check_views(m: Match[Any]) -> None:
     s = m.state
     public = RULES.view(s, None)
@@ -86,6 +93,13 @@ def test_random_games_conserve_cards_replay_and_terminate(seed: int, players: in
         before = m.state
         m.apply(event)
         check_invariants(m)
+        after = m.state
+        if (after.adjudications > before.adjudications and after.phase == "universe"
+                and before.phase == "reveal"):
+            # WX-3: the second challenger starts the next challenge, or the next player
+            # still in after them; their opponent is the next player still in.
+            expected = _next_in(before.challenge[1], after.out, players, inclusive=True)
+            assert after.challenge == (expected, _next_in(expected, after.out, players))
         if step in undo_at:
             check_views(m)
             m.undo()
