@@ -482,13 +482,14 @@ class WuXingRules(Rules[WuXingState]):
 
     def _scan(self, state: WuXingState, event: Event) -> WuXingState:
         seat = self._zone(state, event)
+        if state.finished:
+            card = require(event, "card", str)
+            raise GameOver(f"the game is over; card {card!r} is not needed", rule="WX-10")
         serial = self._card(state, event, seat)
         override = event.get("override", False)
         if not isinstance(override, bool):
             raise MalformedEvent(f"event field 'override' must be true or false, got "
                                  f"{override!r}")
-        if state.finished:
-            raise GameOver(f"the game is over; card {serial!r} is not needed", rule="WX-10")
         phase = state.phase
         if phase == START:
             return self._pull(state, serial, seat)
