@@ -184,8 +184,8 @@ def change_hp(s: MountainsState, seat: int, delta: int) -> tuple[MountainsState,
     (+1 HP per 2 HP lost, MR-8).
     """
     p = s.player(seat)
-    if not p.alive or delta == 0:
-        return s, 0
+    if not p.alive or delta == 0 or p.hp <= 0:
+        return s, 0  # a player brought to 0 HP is out (MR-10): nothing heals them back
     new = max(0, p.hp + delta)
     changed = new - p.hp
     s = set_player(s, replace(p, hp=new))
@@ -193,7 +193,7 @@ def change_hp(s: MountainsState, seat: int, delta: int) -> tuple[MountainsState,
         s = bump(s, "hp_lost", -changed)
         siphon = []
         for owner, pool in s.siphon:
-            if owner != seat and s.player(owner).alive:
+            if owner != seat and s.player(owner).alive and s.player(owner).hp > 0:
                 gain = (pool - changed) // 2 - pool // 2
                 if gain:
                     o = s.player(owner)

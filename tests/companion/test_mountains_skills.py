@@ -8,7 +8,7 @@ from test_mountains_helpers import at, play, put, serial, to_play, turn_of
 from companion.errors import IllegalPlay
 from companion.games.mountains import RULES, move_steps
 from companion.games.mountains_skills import cost
-from companion.games.mountains_state import MountainsState
+from companion.games.mountains_state import MountainsState, replace
 
 
 def table(first: str, *, tile: str = "E5") -> MountainsState:
@@ -237,3 +237,14 @@ def test_skill_cost_can_not_reach_zero_but_own_colour_makes_it_free() -> None:
     s = put(turn_of(s, 1), 1, hp=1)
     s = skill(s, "1")  # on Water, skill 1 is free even at 1 HP
     assert s.player(1).hp == 1
+
+
+def test_xi_bian_at_0_hp_is_not_revived_by_her_skill3() -> None:
+    s = skill(put(table("xi-bian"), 1, tile="A1"), "3")  # on Earth: costs 2
+    assert s.player(1).hp == 8
+    s = turn_of(put(put(s, 1, hp=1), 2, tile="E7"), 3)
+    s = put(s, 3, tile="E8")
+    s = replace(turn_of(s, 3), siphon=((1, 1),))  # 1 HP lost so far: the next 1 would give +1
+    s = RULES.apply(s, {"type": "skill", "seat": 3, "skill": "3"})
+    # Huan's skill 3: Xi Bian drops to 0 and Qing Luan loses 1: no +1 can save her.
+    assert not s.player(1).alive and s.player(1).hp == 0
