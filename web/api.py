@@ -237,8 +237,21 @@ def table_seats(table_id: str) -> Response:
         for i, n in enumerate(table.players, start=1)]})
 
 
-def _owned_zone(zone: str, seat: int) -> bool:
-    return zone.rsplit(":", 1)[-1] == str(seat) and ":" in zone
+def _other_seats_zone(zone: str, seat: int) -> bool:
+    """``seat:3`` or ``locus:3`` seen from seat 2: a zone that belongs to another seat.
+
+    Shared zones (``universe``, ``pot``...) are open to the seat whose turn it is; the rules
+    decide whether it may show a card there now.
+    """
+    kind, sep, n = zone.rpartition(":")
+    return bool(sep and kind and n.isdigit() and int(n) != seat)
+
+
+def _check_seat_zone(viewer: Viewer, zone: Any) -> None:
+    if viewer.role == "seat" and isinstance(zone, str) and _other_seats_zone(
+            zone, viewer.seat or 0):
+        raise Refused(f"seat {viewer.seat} cannot show a card in another seat's zone {zone!r}",
+                      code="wrong_seat", status=403)
 
 
 @bp.post("/tables/<table_id>/scans")
@@ -261,9 +274,7 @@ def scan(table_id: str) -> Response:
             raise errors.MalformedPayload(f'a scan needs "payload" text, got {payload!r}')
         if not isinstance(zone, str) or not zone:
             raise errors.MalformedEvent(f'a scan needs a "zone" like "seat:1", got {zone!r}')
-        if viewer.role == "seat" and not _owned_zone(zone, viewer.seat or 0):
-            raise Refused(f"seat {viewer.seat} can only show cards in its own zones, "
-                          f"not {zone!r}", code="wrong_seat", status=403)
+        _check_seat_zone(viewer, zone)
         card = table.book.resolve(payload, table.game)
         event: dict[str, Any] = {"type": "scan", "card": card.serial, "zone": zone}
         if data.get("override") is True:
@@ -290,6 +301,8 @@ def action(table_id: str) -> Response:
     try:
         data = body()
         event = event_from_body(data, viewer, table.players)
+        if event.get("type") == "scan":
+            _check_seat_zone(viewer, event.get("zone"))
         # A card typed or scanned as its QR text becomes its serial (any field, any action).
         for key, value in list(event.items()):
             if isinstance(value, str) and value.startswith("T1:"):

@@ -171,11 +171,11 @@ def _measure(app: Any, base: str, clients: httpx.Client, readers: list[Phone],
     version = r.json()["version"]
     deadline = time.perf_counter() + 10
     arrivals = [s.wait_for(version, deadline) for s in streams]
-    got = [(a - t0) * 1000 for a in arrivals if a is not None]
+    pushed = [(a - t0) * 1000 for a in arrivals if a is not None]
     print(f"concurrent event streams: {opened}/{n_streams} open in {open_s:.1f} s "
           f"(+{n_phones} phones, {svc.broker.count()} streams on the server); "
-          f"push reached {len(got)}/{n_streams}: p50 {pct(got, 50):.1f} ms, "
-          f"max {max(got, default=0):.1f} ms")
+          f"push reached {len(pushed)}/{n_streams}: p50 {pct(pushed, 50):.1f} ms, "
+          f"max {max(pushed, default=0):.1f} ms")
     errors = [p.error for p in [*phones, *streams] if p.error]
     if errors:
         print(f"client errors: {len(errors)} (first: {errors[0]})")
@@ -183,10 +183,10 @@ def _measure(app: Any, base: str, clients: httpx.Client, readers: list[Phone],
     if rss:
         print(f"process memory (server and all clients): {rss:.0f} MB RSS")
     http.close()
-    ok = connected == n_phones and missed == 0 and len(got) == n_streams
+    ok = connected == n_phones and missed == 0 and len(pushed) == n_streams
     p95 = pct(ms, 95)
     print(f"targets: p95 < 50 ms on loopback: {'met' if p95 < 50 else 'NOT met'}; "
-          f"{n_streams} streams: {'met' if len(got) == n_streams else 'NOT met'}")
+          f"{n_streams} streams: {'met' if len(pushed) == n_streams else 'NOT met'}")
     return 0 if ok else 1
 
 

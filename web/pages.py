@@ -50,7 +50,9 @@ def index() -> str:
 @bp.get("/t/<table_id>")
 def table_page(table_id: str) -> str:
     table = _table(table_id)
-    return render_template("table.html", table=table, role="public", token="", seat=None)
+    url = page_urls(table)["table"]
+    return render_template("table.html", table=table, role="public", token="", seat=None,
+                           watch_url=url, watch_qr=_qr_svg(url))
 
 
 @bp.get("/t/<table_id>/seat/<int:seat>")

@@ -55,7 +55,8 @@ def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS
     return create_server(
         app, host=host, port=port, threads=threads, connection_limit=CONNECTION_LIMIT,
         channel_timeout=120, ident="table-companion",
-        max_request_body_size=app.config["MAX_CONTENT_LENGTH"] or 65536,
+        # Above Flask's own limit (64 KB), so that Flask answers 413 in JSON, not waitress.
+        max_request_body_size=1024 * 1024,
         clear_untrusted_proxy_headers=True,
     )
 

@@ -49,7 +49,7 @@ class Refused(CompanionError):
 
     def __init__(self, message: str, *, code: str, status: int) -> None:
         super().__init__(message)
-        self.code = code  # type: ignore[misc]
+        self.code = code
         self.status = status
 
 

@@ -90,6 +90,12 @@ def test_kill_9_and_restart_brings_every_table_back_at_the_same_version(
         assert httpx.post(f"{base}/api/tables/{tid}/undo", headers=host).status_code == 200
         assert httpx.post(f"{base}/api/tables/{tid}/timer", headers=host,
                           json={"seconds": 90}).status_code == 200
+        # Bad input against the production server: JSON 4xx, never its own HTML or a 500.
+        r = httpx.post(f"{base}/api/tables/{tid}/actions", headers=host,
+                       content=b"x" * 70_000)
+        assert r.status_code == 413 and r.json()["code"] == "too_large"
+        r = httpx.post(f"{base}/api/tables/{tid}/actions", headers=host, content=b"{oops")
+        assert r.status_code == 400 and r.json()["code"] == "malformed_json"
         before = snapshots(base, t)
         assert before["host"]["version"] == 7
     finally:
@@ -109,3 +115,14 @@ def test_kill_9_and_restart_brings_every_table_back_at_the_same_version(
         out = proc.communicate(timeout=10)[0]
     assert proc.returncode == 0, out
     assert "Stopped; every table is saved." in out
+
+
+def test_join_links_show_the_lan_address_when_bound_to_it() -> None:
+    from web.server import lan_address, public_url
+
+    assert public_url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert public_url("192.168.4.7", 80) == "http://192.168.4.7:80/"
+    lan = lan_address()
+    assert public_url("0.0.0.0", 8000) == f"http://{lan or '127.0.0.1'}:8000/"
+    if lan is not None:
+        assert not lan.startswith("127.")
