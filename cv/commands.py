@@ -1,9 +1,80 @@
-"""Subcommands of this package (registered by ``companion_cli``)."""
+"""Subcommands of this package (registered by ``companion_cli``): watch, scan, bench cv."""
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from cv.cli import watch
+
+    return watch(args)
+
+
+def _scan(args: argparse.Namespace) -> int:
+    from cv.cli import scan
+
+    return scan(args)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from cv.bench import main
+
+    return main(args)
+
+
+def _zone_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", help="game on the table (zones of the printed mat)")
+    p.add_argument("--players", type=int, help="number of players (zones of the printed mat)")
+    p.add_argument("--zones", metavar="FILE", help="a manual zone calibration (JSON) to use "
+                   "instead of the mat's markers")
+    p.add_argument("--decoder", choices=("zxing", "pyzbar"), default="zxing",
+                   help="QR decoder (default: zxing, the faster and better in bench cv)")
+    p.add_argument("--runs", metavar="DIR", help="data directory whose runs/ manifests "
+                   "restrict cards to this table's print runs")
 
 
 def register(cli: Any) -> None:
     """Add this package's subcommands and benchmarks to ``cli``."""
+    p = cli.command("watch", "watch the table with a camera and send one scan per placed "
+                    "card to the referee", _watch)
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--camera", type=int, metavar="N", help="webcam index")
+    src.add_argument("--video", metavar="FILE", help="a video file")
+    src.add_argument("--images", metavar="DIR", help="a folder of images, in name order")
+    src.add_argument("--picamera", action="store_true", help="the Raspberry Pi camera")
+    p.add_argument("--table", help="table id on the referee (needed with --server)")
+    p.add_argument("--server", metavar="URL", help="referee base URL; without it scans are "
+                   "printed as JSON lines")
+    p.add_argument("--token", help="camera token (default: $COMPANION_CAMERA_TOKEN)")
+    _zone_args(p)
+    p.add_argument("--calibrate", metavar="FILE", help="no mat: place a card in each zone "
+                   "in turn (needs --game/--players), save the calibration to FILE, exit")
+    p.add_argument("--state-dir", metavar="DIR", help="where unsent scans wait (default "
+                   ".companion-cv/<table>)")
+    p.add_argument("--preview-port", type=int, default=8765,
+                   help="serve the annotated preview on this port (0: no preview)")
+    p.add_argument("--size", default="1280x720", help="camera resolution WxH")
+    p.add_argument("--hold", type=int, default=1, help="--images: use each image N times")
+    p.add_argument("--max-frames", type=int, help="stop after N frames")
+    p.add_argument("--place-frames", type=int, default=3,
+                   help="sightings at rest before a card counts as placed")
+    p.add_argument("--remove-after", type=float, default=1.5,
+                   help="seconds of absence before a placed card counts as removed")
+
+    p = cli.command("scan", "read the cards in still images", _scan)
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="print JSON (one object per image)")
+    _zone_args(p)
+
+    b = cli.bench("cv", "camera pipeline: recall, tracking, false reads, ms per frame, real "
+                  "photos", _bench)
+    b.add_argument("--frames", type=int, default=30,
+                   help="scenes per resolution and card count (default 30)")
+    b.add_argument("--track-frames", type=int, default=5, help="N of 'read within N frames'")
+    b.add_argument("--decoder", choices=("zxing", "pyzbar", "both"), default="both")
+    b.add_argument("--photos", metavar="DIR", help="the qr-photos data set (default: "
+                   "../shared/datasets/qr-photos next to the repository, if there)")
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--json", metavar="FILE", help="also write the figures as JSON")

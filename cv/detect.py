@@ -1,0 +1,416 @@
+"""Frame -> cards: QR decoding behind one interface, a card finder, and the card filter.
+
+Decoding is a pure function from a greyscale image to codes (like pyzbar's ``decode``),
+with two backends: zxing-cpp (the default, chosen by ``companion bench cv``) and pyzbar.
+``CardReader.read`` runs the whole-frame decoder first. zxing-cpp also reports codes it
+located but could not read; each is warped square at 6 px per module, sharpened and read
+again (this recovers small, tilted or soft codes). With a decoder that reports no such
+misses (pyzbar), or on request, a card finder looks for white card-shaped regions without
+a code on a darker table, warps each upright and decodes it again (cv-baseline
+section 4). Only payloads that ``companion.codec`` accepts (and, with a ``RunBook``,
+that this table printed) count as cards; everything else is ignored and counted, and
+each distinct one is logged once.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion import codec
+from companion.errors import ForeignPayload, MalformedPayload, UnknownCard
+from companion.runs import RunBook
+
+log = logging.getLogger(__name__)
+
+Point = tuple[float, float]
+Image = np.ndarray[Any, Any]
+
+
+@dataclass(frozen=True)
+class Code:
+    """One decoded QR code: its text and its corners in image pixels (clockwise)."""
+
+    text: str
+    corners: tuple[Point, ...]
+
+    @property
+    def centre(self) -> Point:
+        xs = [p[0] for p in self.corners]
+        ys = [p[1] for p in self.corners]
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+
+class Decoder(ABC):
+    """A QR decoder: greyscale (or BGR) image in, codes out. Never raises on image content."""
+
+    name: str
+
+    @abstractmethod
+    def decode(self, image: Image) -> list[Code]:
+        """Every QR code found in ``image``."""
+
+    def decode_with_misses(self, image: Image) -> tuple[list[Code], list[tuple[Point, ...]]]:
+        """Codes, plus the corners of codes that were located but could not be read
+        (empty when the backend does not report them)."""
+        return self.decode(image), []
+
+
+class ZxingDecoder(Decoder):
+    """zxing-cpp, QR only, without the rotate/downscale/invert retries.
+
+    The retries changed no recall on table scenes and cost 35-45 % more time
+    (cv-baseline section 4).
+    """
+
+    name = "zxing"
+
+    def __init__(self) -> None:
+        import zxingcpp
+
+        self._zx = zxingcpp
+        self._format = zxingcpp.BarcodeFormat.QRCode
+
+    def decode(self, image: Image) -> list[Code]:
+        return self.decode_with_misses(image, misses=False)[0]
+
+    def decode_with_misses(self, image: Image, misses: bool = True
+                           ) -> tuple[list[Code], list[tuple[Point, ...]]]:
+        try:
+            found = self._zx.read_barcodes(image, formats=self._format, try_rotate=False,
+                                           try_downscale=False, try_invert=False,
+                                           return_errors=misses)
+        except Exception as exc:  # a decoder must not take the camera loop down
+            log.warning("zxing-cpp failed on a %s image: %s", image.shape, exc)
+            return [], []
+        codes = []
+        failed = []
+        for b in found:
+            p = b.position
+            corners = tuple((float(q.x), float(q.y)) for q in
+                            (p.top_left, p.top_right, p.bottom_right, p.bottom_left))
+            if b.valid and b.text:
+                codes.append(Code(b.text, corners))
+            else:
+                failed.append(corners)
+        return codes, failed
+
+
+class PyzbarDecoder(Decoder):
+    """pyzbar over the system's libzbar (an optional system library: ``libzbar0``)."""
+
+    name = "pyzbar"
+
+    def __init__(self) -> None:
+        from pyzbar import pyzbar
+
+        self._pz = pyzbar
+        self._symbols = [pyzbar.ZBarSymbol.QRCODE]
+
+    def decode(self, image: Image) -> list[Code]:
+        if image.ndim == 3:
+            image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        try:
+            found = self._pz.decode(image, symbols=self._symbols)
+        except Exception as exc:
+            log.warning("pyzbar failed on a %s image: %s", image.shape, exc)
+            return []
+        codes = []
+        for d in found:
+            try:
+                text = d.data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = d.data.decode("latin-1")  # not a card either way; counted as foreign
+            pts = [(float(p.x), float(p.y)) for p in d.polygon]
+            if len(pts) != 4:
+                r = d.rect
+                pts = [(r.left, r.top), (r.left + r.width, r.top),
+                       (r.left + r.width, r.top + r.height), (r.left, r.top + r.height)]
+            codes.append(Code(text, tuple(_clockwise(pts))))
+        return codes
+
+
+DECODERS: dict[str, type[Decoder]] = {"zxing": ZxingDecoder, "pyzbar": PyzbarDecoder}
+DEFAULT_DECODER = "zxing"
+
+
+def make_decoder(name: str = DEFAULT_DECODER) -> Decoder:
+    """A decoder by name; raises ``ValueError`` listing the names."""
+    if name not in DECODERS:
+        raise ValueError(f"no decoder {name!r}; choose one of {', '.join(DECODERS)}")
+    return DECODERS[name]()
+
+
+def _clockwise(pts: Sequence[Point]) -> list[Point]:
+    """Four points ordered clockwise (in image coordinates) from the top-left-most."""
+    cx = sum(p[0] for p in pts) / len(pts)
+    cy = sum(p[1] for p in pts) / len(pts)
+    ordered = sorted(pts, key=lambda p: float(np.arctan2(p[1] - cy, p[0] - cx)))
+    start = min(range(len(ordered)), key=lambda i: ordered[i][0] + ordered[i][1])
+    return ordered[start:] + ordered[:start]
+
+
+# --- the card finder -----------------------------------------------------------------
+
+CARD_ASPECT = 88.0 / 63.0
+WARP_W, WARP_H = 252, 352  # 4 px per mm of a 63 x 88 mm card: a 32 mm QR gets 6 px modules
+
+
+@dataclass(frozen=True)
+class CardQuad:
+    """A card-shaped bright region: its corners in image pixels, clockwise."""
+
+    corners: tuple[Point, ...]
+
+    @property
+    def centre(self) -> Point:
+        return (sum(p[0] for p in self.corners) / 4, sum(p[1] for p in self.corners) / 4)
+
+    def contains(self, pt: Point) -> bool:
+        poly = np.array(self.corners, dtype=np.float32)
+        return bool(cv2.pointPolygonTest(poly, (float(pt[0]), float(pt[1])), False) >= 0)
+
+
+def find_cards(gray: Image, min_width: float = 30.0, max_width: float = 600.0) -> list[CardQuad]:
+    """White card-shaped regions of a greyscale frame (cards on a darker table).
+
+    Half resolution, adaptive mean threshold above the local mean, closing, external
+    contours filtered by size, solidity and aspect (cv-baseline section 3: 559/560 cards
+    found at 0.4 ms per 720p frame).
+    """
+    small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
+                       interpolation=cv2.INTER_AREA)
+    block = max(31, (int(small.shape[0] * 0.35) // 2) * 2 + 1)
+    mask = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY,
+                                 block, -12)
+    # Opening removes thin bright lines (the mat's zone outlines) that would otherwise
+    # enclose the cards; closing fills the code's dark modules.
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quads = []
+    lo = (min_width / 2) ** 2 * CARD_ASPECT * 0.5
+    hi = (max_width / 2) ** 2 * CARD_ASPECT * 1.5
+    for c in contours:
+        area = cv2.contourArea(c)
+        if not lo <= area <= hi:
+            continue
+        hull = cv2.convexHull(c)
+        hull_area = cv2.contourArea(hull)
+        if hull_area <= 0 or area / hull_area < 0.85:
+            continue
+        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+        if len(approx) == 4:
+            pts = approx.reshape(4, 2).astype(np.float64)
+        else:
+            pts = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+        sides = [float(np.hypot(*(pts[i] - pts[(i + 1) % 4]))) for i in range(4)]
+        short, long_ = min(sides), max(sides)
+        if short <= 0 or not 1.18 <= long_ / short <= 2.2:
+            continue
+        quads.append(CardQuad(tuple(_clockwise([(2 * x, 2 * y) for x, y in pts]))))
+    return quads
+
+
+def warp_card(gray: Image, quad: CardQuad) -> tuple[Image, Image]:
+    """The card warped upright to ``WARP_W x WARP_H`` and the homography back to the frame."""
+    pts = list(quad.corners)
+    # Start at a corner followed by a short side, so the card comes out portrait.
+    d01 = np.hypot(pts[1][0] - pts[0][0], pts[1][1] - pts[0][1])
+    d12 = np.hypot(pts[2][0] - pts[1][0], pts[2][1] - pts[1][1])
+    if d01 > d12:
+        pts = pts[1:] + pts[:1]
+    src = np.array(pts, dtype=np.float32)
+    dst = np.array([(0, 0), (WARP_W, 0), (WARP_W, WARP_H), (0, WARP_H)], dtype=np.float32)
+    h = cv2.getPerspectiveTransform(src, dst)
+    warped = cv2.warpPerspective(gray, h, (WARP_W, WARP_H), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    return warped, np.linalg.inv(h)
+
+
+CODE_MODULES = 21  # version 1
+WARP_PX = 6  # pixels per module in a re-read code
+WARP_QUIET = 2  # modules of margin kept around it
+
+
+def warp_code(gray: Image, corners: Sequence[Point], px: int = WARP_PX,
+              quiet: int = WARP_QUIET) -> tuple[Image, Image]:
+    """A located but unread code warped square at ``px`` pixels per module, sharpened,
+    and the homography back to the frame.
+
+    Sharpening (unsharp mask) undoes some of the camera's blur; on 720p scenes with blur
+    sigma 1 px it recovered 31 of 73 codes zxing-cpp had located but not read, against 27
+    without it (cv/bench.py, docs/camera.md).
+    """
+    n = CODE_MODULES
+    side = (n + 2 * quiet) * px
+    a, b = quiet * px, (quiet + n) * px
+    dst = np.array([(a, a), (b, a), (b, b), (a, b)], dtype=np.float32)
+    h = cv2.getPerspectiveTransform(np.array(corners, dtype=np.float32), dst)
+    warped = cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_CUBIC,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    soft = cv2.GaussianBlur(warped, (0, 0), px * 0.8)
+    sharp = cv2.addWeighted(warped, 2.5, soft, -1.5, 0)
+    return sharp, np.linalg.inv(h)
+
+
+def _map(h: Image, pts: Sequence[Point]) -> tuple[Point, ...]:
+    arr = cv2.perspectiveTransform(np.array([pts], dtype=np.float64), h)[0]
+    return tuple((float(x), float(y)) for x, y in arr)
+
+
+def _near(a: Sequence[Point], b: Sequence[Point]) -> bool:
+    ca = (sum(p[0] for p in a) / len(a), sum(p[1] for p in a) / len(a))
+    cb = (sum(p[0] for p in b) / len(b), sum(p[1] for p in b) / len(b))
+    return bool(np.hypot(ca[0] - cb[0], ca[1] - cb[1]) < 10)
+
+
+# --- cards ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """A card seen in one frame: its payload and where (image pixels)."""
+
+    payload: str
+    serial: str
+    face: str  # face code from the payload; the face id when a RunBook resolved it
+    game_code: str
+    corners: tuple[Point, ...]  # the QR code's corners, clockwise
+    card: CardQuad | None = None  # the card outline, when the finder found it
+
+    @property
+    def centre(self) -> Point:
+        if self.card is not None:
+            return self.card.centre
+        xs = [p[0] for p in self.corners]
+        ys = [p[1] for p in self.corners]
+        return (sum(xs) / 4, sum(ys) / 4)
+
+
+@dataclass
+class ReadStats:
+    """What was ignored, counted over the reader's life."""
+
+    frames: int = 0
+    cards: int = 0
+    ignored: Counter[str] = field(default_factory=Counter)  # reason -> count
+    finder_retries: int = 0
+    finder_hits: int = 0
+    code_retries: int = 0  # located but unread codes warped and tried again
+    code_hits: int = 0
+
+
+class CardReader:
+    """Reads the cards in frames; a code found twice at one place is reported once.
+
+    ``runbook`` (optional) restricts cards to this table's print runs; ``game_code``
+    to one game. Nothing here raises on image content.
+    """
+
+    def __init__(self, decoder: Decoder | None = None, *, runbook: RunBook | None = None,
+                 game_code: str | None = None, use_finder: bool | None = None) -> None:
+        self.decoder = decoder or make_decoder()
+        self.BARREN_AFTER = 3  # failed warps at one spot before it is skipped
+        self.BARREN_RETRY = 15  # frames between retries of such a spot
+        self.runbook = runbook
+        self.game_code = game_code
+        # The card finder needs cards lighter than the table; the printed mat is white, so
+        # by default it only runs for decoders that cannot point at unread codes (pyzbar).
+        self.use_finder = (not isinstance(self.decoder, ZxingDecoder)
+                           if use_finder is None else use_finder)
+        self.stats = ReadStats()
+        self._logged: set[str] = set()
+        # Bright card-shaped regions that gave no code (marker margins, a napkin...):
+        # grid cell -> (failures, frame of the last try). Retried only now and then.
+        self._barren: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def _ignore(self, reason: str, text: str, why: str) -> None:
+        self.stats.ignored[reason] += 1
+        key = f"{reason}:{text}"
+        if key not in self._logged and len(self._logged) < 10_000:
+            self._logged.add(key)
+            log.info("ignored a QR code (%s): %s", reason, why)
+
+    def accept(self, text: str) -> tuple[str, str, str] | None:
+        """``(serial, face, game_code)`` if ``text`` is one of our cards, else ``None``."""
+        try:
+            p = codec.decode(text)
+        except ForeignPayload as exc:
+            self._ignore("not a card", text, str(exc))
+            return None
+        except MalformedPayload as exc:
+            self._ignore("malformed", text, str(exc))
+            return None
+        if self.game_code is not None and p.game_code != self.game_code:
+            self._ignore("other game", text, f"{text!r} is not a card of this game")
+            return None
+        face = p.face_code
+        if self.runbook is not None:
+            try:
+                face = self.runbook.resolve(text).face.id
+            except (UnknownCard, MalformedPayload) as exc:
+                self._ignore("other print run", text, str(exc))
+                return None
+        return p.serial, face, p.game_code
+
+    def read(self, frame: Image) -> list[Sighting]:
+        """The cards in one frame (BGR or greyscale)."""
+        self.stats.frames += 1
+        if frame is None or frame.size == 0:
+            return []
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        codes, misses = self.decoder.decode_with_misses(gray)
+        for corners in misses:
+            if any(_near(corners, c.corners) for c in codes):
+                continue
+            self.stats.code_retries += 1
+            warped, back = warp_code(gray, corners)
+            found = self.decoder.decode(warped)
+            if found:
+                self.stats.code_hits += 1
+            codes.extend(Code(c.text, _map(back, c.corners)) for c in found)
+        quads = find_cards(gray) if self.use_finder else []
+        frame_no = self.stats.frames
+        for q in quads:
+            if any(q.contains(c.centre) for c in codes):
+                continue
+            cell = (int(q.centre[0] // 16), int(q.centre[1] // 16))
+            failures, last = self._barren.get(cell, (0, -1))
+            if failures >= self.BARREN_AFTER and frame_no - last < self.BARREN_RETRY:
+                continue
+            self.stats.finder_retries += 1
+            warped, back = warp_card(gray, q)
+            found = self.decoder.decode(warped)
+            if found:
+                self.stats.finder_hits += 1
+                self._barren.pop(cell, None)
+            else:
+                self._barren[cell] = (failures + 1, frame_no)
+            codes.extend(Code(c.text, _map(back, c.corners)) for c in found)
+        if len(self._barren) > 512:
+            self._barren.clear()
+        seen: dict[str, Sighting] = {}
+        out: list[Sighting] = []
+        for c in codes:
+            ident = self.accept(c.text)
+            if ident is None:
+                continue
+            serial, face, game_code = ident
+            card = next((q for q in quads if q.contains(c.centre)), None)
+            s = Sighting(c.text, serial, face, game_code, c.corners, card)
+            prev = seen.get(c.text)
+            if prev is not None and np.hypot(prev.centre[0] - s.centre[0],
+                                             prev.centre[1] - s.centre[1]) < 20:
+                continue  # the same code found twice (whole frame and warp)
+            seen[c.text] = s
+            out.append(s)
+        self.stats.cards += len(out)
+        return out

@@ -1,0 +1,176 @@
+"""Tracking cards over frames: when a card is *placed*, *removed*, or seen twice.
+
+A card becomes **placed** once it has been seen ``place_frames`` times in a row of
+sightings (misses in between are allowed, within ``window_s``) in the same zone and has
+stopped moving (its centre moved less than ``still_px`` between those sightings). That
+placement yields exactly one ``placed`` event with a fresh ``scan_id``, however long the
+card lies there. A placed card is **removed** after it has been absent for
+``remove_after_s`` seconds (a hand over it for less than that changes nothing); if it
+settles in another zone it is removed from the old one and placed in the new one. A card
+seen at two places in one frame (two copies of one code: a photocopy, another table's
+print) gives one ``conflict`` event and is not advanced until it is seen once again.
+
+Defaults are from ``companion bench cv`` (see docs/camera.md): at 720p a still card is
+read in about 95 % of frames and never falsely, so three sightings place a card within
+about 100 ms at 30 fps; the longest run of misses of a still, readable card stayed well
+under 1.5 s.
+
+Time comes from the frames (``Frame.t``), so tests and recorded clips are deterministic.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import uuid
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from cv.detect import Sighting
+
+Point = tuple[float, float]
+EventKind = Literal["placed", "removed", "conflict"]
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    place_frames: int = 3
+    still_px: float = 6.0
+    window_s: float = 0.5
+    remove_after_s: float = 1.5
+    conflict_px: float = 40.0  # two sightings of one code further apart are two places
+
+
+@dataclass(frozen=True)
+class TrackEvent:
+    """Something the table should know: a card placed (send a scan), removed, or doubled."""
+
+    kind: EventKind
+    serial: str
+    payload: str
+    face: str
+    zone: str | None
+    centre: Point
+    seq: int
+    t: float
+    scan_id: str = ""
+    detail: str = ""
+
+
+@dataclass
+class _Seen:
+    seq: int
+    t: float
+    centre: Point
+    zone: str | None
+
+
+@dataclass
+class Track:
+    """What the tracker knows about one card (by serial)."""
+
+    serial: str
+    payload: str
+    face: str
+    state: Literal["candidate", "placed"] = "candidate"
+    zone: str | None = None  # the placed zone
+    scan_id: str = ""
+    seen: deque[_Seen] = field(default_factory=lambda: deque(maxlen=16))
+    last_t: float = 0.0
+    last_seq: int = 0
+    conflict: bool = False
+    corners: tuple[Point, ...] = ()
+
+    @property
+    def centre(self) -> Point:
+        return self.seen[-1].centre if self.seen else (0.0, 0.0)
+
+
+def _new_scan_id() -> str:
+    return uuid.uuid4().hex
+
+
+class Tracker:
+    """Turns per-frame sightings into placements; ``update`` returns the frame's events."""
+
+    def __init__(self, config: TrackerConfig | None = None,
+                 zone_of: Callable[[Point], str | None] | None = None,
+                 new_id: Callable[[], str] = _new_scan_id) -> None:
+        self.config = config or TrackerConfig()
+        self.zone_of = zone_of or (lambda pt: None)
+        # With zones, a card resting between zones is not placed; without, any rest is.
+        self.require_zone = zone_of is not None
+        self.tracks: dict[str, Track] = {}
+        self._new_id = new_id
+        self.counts: dict[str, int] = {"placed": 0, "removed": 0, "conflict": 0}
+
+    def _settled(self, track: Track) -> str | bool | None:
+        """The zone the latest sightings agree on and rest in, or ``False`` if not settled."""
+        cfg = self.config
+        recent = [s for s in track.seen if track.last_t - s.t <= cfg.window_s]
+        if len(recent) < cfg.place_frames:
+            return False
+        run = recent[-cfg.place_frames:]
+        zone = run[-1].zone
+        for a, b in itertools.pairwise(run):
+            if b.zone != zone or a.zone != zone:
+                return False
+            if math.dist(a.centre, b.centre) > cfg.still_px:
+                return False
+        return zone
+
+    def update(self, seq: int, t: float, sightings: Sequence[Sighting]) -> list[TrackEvent]:
+        """Feed one frame's sightings (``t`` in seconds); returns what happened."""
+        cfg = self.config
+        events: list[TrackEvent] = []
+        by_serial: dict[str, list[Sighting]] = {}
+        for s in sightings:
+            by_serial.setdefault(s.serial, []).append(s)
+        for serial, group in by_serial.items():
+            track = self.tracks.get(serial)
+            if track is None:
+                track = self.tracks[serial] = Track(serial, group[0].payload, group[0].face)
+            far = [g for g in group[1:] if math.dist(g.centre, group[0].centre) > cfg.conflict_px]
+            if far:
+                if not track.conflict:
+                    track.conflict = True
+                    self.counts["conflict"] += 1
+                    events.append(TrackEvent(
+                        "conflict", serial, group[0].payload, track.face, track.zone,
+                        group[0].centre, seq, t,
+                        detail=f"card {serial} is seen in {len(far) + 1} places at once"))
+                track.last_t, track.last_seq = t, seq  # present, but where is unknown
+                continue
+            track.conflict = False
+            s = group[0]
+            zone = self.zone_of(s.centre)
+            track.seen.append(_Seen(seq, t, s.centre, zone))
+            track.last_t, track.last_seq = t, seq
+            track.corners = s.card.corners if s.card is not None else s.corners
+            settled = self._settled(track)
+            if settled is False or (settled is None and self.require_zone):
+                continue
+            if track.state == "placed" and settled == track.zone:
+                continue
+            if track.state == "placed":
+                events.append(self._event("removed", track, seq, t, "moved to " + str(settled)))
+            track.state, track.zone, track.scan_id = "placed", settled, self._new_id()
+            self.counts["placed"] += 1
+            events.append(self._event("placed", track, seq, t))
+        for serial in list(self.tracks):
+            track = self.tracks[serial]
+            if t - track.last_t >= cfg.remove_after_s:
+                if track.state == "placed":
+                    events.append(self._event("removed", track, seq, t, "gone"))
+                del self.tracks[serial]
+        return events
+
+    def _event(self, kind: EventKind, track: Track, seq: int, t: float,
+               detail: str = "") -> TrackEvent:
+        if kind == "removed":
+            self.counts["removed"] += 1
+        return TrackEvent(kind, track.serial, track.payload, track.face, track.zone,
+                          track.centre, seq, t, track.scan_id if kind == "placed" else "",
+                          detail)

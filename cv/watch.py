@@ -1,0 +1,303 @@
+"""The camera loop: frames -> cards -> zones -> placements -> scans, plus the preview.
+
+``Watcher.process`` takes one frame and returns its tracking events; each placement is
+queued in the ``Outbox`` (or printed, without a referee). ``Watcher.preview_jpeg`` and
+``Watcher.status`` are what a web page shows: the annotated frame (zones, cards with
+their state, the last ruling or refusal) as JPEG bytes and a small JSON-ready dict. The
+web app can serve them; ``PreviewServer`` serves them itself for a headless Pi.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import cv2
+import numpy as np
+
+from cv.detect import CardReader
+from cv.sender import Outbox, Outcome, Scan
+from cv.sources import Frame, FrameSource
+from cv.tracker import Tracker, TrackEvent
+from cv.zones import Calibrator, MatLocator, MatZones, ZoneMap
+
+log = logging.getLogger(__name__)
+Image = np.ndarray[Any, Any]
+Point = tuple[float, float]
+
+GREEN, YELLOW, RED, GREY, WHITE = (60, 200, 60), (0, 200, 230), (40, 40, 230), (160, 160, 160), (
+    255, 255, 255)
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A tracked card as the preview shows it (a snapshot, safe to read from any thread)."""
+
+    serial: str
+    face: str
+    state: str
+    zone: str | None
+    centre: Point
+    conflict: bool
+    corners: tuple[Point, ...]
+
+
+@dataclass
+class Notice:
+    """The last thing the referee said, for the preview banner."""
+
+    text: str
+    refused: bool
+    at: float
+
+
+class Watcher:
+    """Glue for one table's camera. Thread-safe for ``status``/``preview_jpeg`` readers."""
+
+    def __init__(self, reader: CardReader, tracker: Tracker, *,
+                 zones: ZoneMap | None = None, locator: MatLocator | None = None,
+                 game: str | None = None, players: int | None = None,
+                 outbox: Outbox | None = None,
+                 on_scan: Callable[[Scan], None] | None = None,
+                 calibrator: Calibrator | None = None, locate_every: int = 30) -> None:
+        self.reader, self.tracker = reader, tracker
+        self.zones = zones
+        self.locator = locator
+        self.game, self.players = game, players
+        self.outbox = outbox
+        self.on_scan = on_scan
+        self.calibrator = calibrator
+        self.locate_every = locate_every
+        self.tracker.zone_of = self._zone_of
+        self.tracker.require_zone = zones is not None or locator is not None
+        if calibrator is not None:
+            self.tracker.require_zone = False
+        self.events: deque[TrackEvent] = deque(maxlen=50)
+        self.notice: Notice | None = None
+        self.frames = 0
+        self.ms: deque[float] = deque(maxlen=120)
+        self._lock = threading.Lock()
+        self._last: Frame | None = None
+        self._cards: list[CardView] = []
+        self._last_locate = -10**9
+        self.mat_lost = 0
+        if outbox is not None:
+            outbox.on_outcome = self._on_outcome
+
+    def _zone_of(self, pt: Point) -> str | None:
+        if self.calibrator is not None or self.zones is None:
+            return None
+        return self.zones.zone_of(pt)
+
+    def _on_outcome(self, scan: Scan, outcome: Outcome) -> None:
+        where = f" in {scan.zone}" if scan.zone else ""
+        if outcome.status == "refused":
+            text = f"REFUSED {scan.serial}{where}: {outcome.message}"
+        else:
+            text = outcome.message or f"{scan.serial}{where} accepted"
+        with self._lock:
+            self.notice = Notice(text, outcome.status == "refused", time.time())
+
+    def process(self, frame: Frame) -> list[TrackEvent]:
+        """Read one frame, update tracking, queue a scan per placement."""
+        start = time.perf_counter()
+        if self.locator is not None and self.game and self.players and (
+                self.zones is None or frame.seq - self._last_locate >= self.locate_every):
+            self._last_locate = frame.seq
+            hint = self.zones.pose if isinstance(self.zones, MatZones) else None
+            pose = self.locator.locate(frame.image, hint)
+            if pose is not None:
+                self.zones = MatZones(pose, self.game, self.players)
+            elif hint is not None:
+                self.mat_lost += 1  # keep the last pose: a hand over a marker is common
+        sightings = self.reader.read(frame.image)
+        events = self.tracker.update(frame.seq, frame.t, sightings)
+        for e in events:
+            if e.kind == "conflict":
+                log.warning("%s", e.detail)
+                with self._lock:
+                    self.notice = Notice(e.detail + "; remove one copy", True, time.time())
+            if e.kind != "placed":
+                continue
+            if self.calibrator is not None:
+                zone = self.calibrator.record(e.centre)
+                log.info("calibrated %s at (%.0f, %.0f); next: %s", zone, *e.centre,
+                         self.calibrator.prompt())
+                with self._lock:
+                    self.notice = Notice(self.calibrator.prompt(), False, time.time())
+                continue
+            scan = Scan(e.scan_id, e.payload, e.zone, e.serial, time.time())
+            if self.outbox is not None:
+                self.outbox.put(scan)
+            if self.on_scan is not None:
+                self.on_scan(scan)
+        cards = [CardView(t.serial, t.face, t.state, t.zone, t.centre, t.conflict, t.corners)
+                 for t in self.tracker.tracks.values()]
+        with self._lock:
+            self._cards = cards
+            self.events.extend(events)
+            self.frames += 1
+            self._last = frame
+            self.ms.append((time.perf_counter() - start) * 1000)
+        return events
+
+    def run(self, source: FrameSource, stop: threading.Event | None = None,
+            max_frames: int | None = None) -> int:
+        """Process frames until the source ends, ``stop`` is set, or ``max_frames``."""
+        n = 0
+        source.start()
+        try:
+            for frame in source.frames():
+                self.process(frame)
+                n += 1
+                if (stop is not None and stop.is_set()) or (max_frames and n >= max_frames):
+                    break
+                if self.calibrator is not None and self.calibrator.done:
+                    break
+        finally:
+            source.stop()
+        return n
+
+    # -- what the preview shows --
+
+    def status(self) -> dict[str, Any]:
+        """A small JSON-ready summary: cards and their states, counters, last ruling."""
+        with self._lock:
+            ms = sorted(self.ms)
+            notice = self.notice
+            recent = list(self.events)[-10:]
+            views = list(self._cards)
+        cards = [{"serial": t.serial, "face": t.face, "state": t.state, "zone": t.zone,
+                  "centre": [round(t.centre[0]), round(t.centre[1])], "conflict": t.conflict}
+                 for t in views]
+        out: dict[str, Any] = {
+            "frames": self.frames,
+            "ms_median": round(ms[len(ms) // 2], 2) if ms else None,
+            "cards": cards,
+            "zones": self.zones.describe() if self.zones else None,
+            "ignored": dict(self.reader.stats.ignored),
+            "tracking": dict(self.tracker.counts),
+            "events": [{"kind": e.kind, "serial": e.serial, "zone": e.zone, "seq": e.seq,
+                        "detail": e.detail} for e in recent],
+            "notice": ({"text": notice.text, "refused": notice.refused, "at": notice.at}
+                       if notice else None),
+        }
+        if self.outbox is not None:
+            out["sending"] = self.outbox.status
+        if self.calibrator is not None:
+            out["calibration"] = self.calibrator.prompt()
+        return out
+
+    def preview_jpeg(self, width: int = 960, quality: int = 70) -> bytes:
+        """The last frame annotated with zones, cards and the last ruling, as JPEG."""
+        with self._lock:
+            frame = self._last
+            notice = self.notice
+            views = list(self._cards)
+        if frame is None:
+            img = np.full((360, 640, 3), 40, np.uint8)
+            cv2.putText(img, "waiting for the camera...", (20, 180), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.9, WHITE, 2)
+        else:
+            img = annotate(frame.image, self.zones, views, notice)
+        if img.shape[1] > width:
+            img = cv2.resize(img, (width, round(img.shape[0] * width / img.shape[1])),
+                             interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return bytes(buf) if ok else b""
+
+
+def annotate(image: Image, zones: ZoneMap | None, tracks: list[CardView],
+             notice: Notice | None) -> Image:
+    """A copy of ``image`` with zone outlines, card outlines by state, and a banner."""
+    img = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    scale = max(1.0, img.shape[1] / 1280)
+    thick = max(1, round(2 * scale))
+    if zones is not None:
+        for name, pts in zones.outlines():
+            poly = np.array(pts, np.int32)
+            cv2.polylines(img, [poly], True, GREY, 1)
+            x, y = poly[:, 0].min(), poly[:, 1].max()
+            cv2.putText(img, name, (int(x) + 4, int(y) - 4), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.45 * scale, GREY, 1)
+    for t in tracks:
+        colour = RED if t.conflict else GREEN if t.state == "placed" else YELLOW
+        if t.corners:
+            cv2.polylines(img, [np.array(t.corners, np.int32)], True, colour, thick)
+        label = f"{t.serial} {t.zone or ''} {t.state}"
+        x, y = int(t.centre[0]), int(t.centre[1])
+        cv2.putText(img, label, (x - 60, y - 12), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale,
+                    (0, 0, 0), thick + 2)
+        cv2.putText(img, label, (x - 60, y - 12), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale,
+                    colour, thick)
+    if notice is not None:
+        h = round(36 * scale)
+        cv2.rectangle(img, (0, 0), (img.shape[1], h), (0, 0, 150) if notice.refused
+                      else (40, 90, 40), -1)
+        cv2.putText(img, notice.text[:110], (10, h - round(11 * scale)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, WHITE, max(1, thick - 1))
+    return img
+
+
+_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Table camera</title><style>body{font-family:sans-serif;margin:1em;background:#222;
+color:#eee}img{max-width:100%}pre{white-space:pre-wrap}</style></head><body>
+<h1>Table camera</h1><img id="f" src="frame.jpg" alt="annotated camera view">
+<p id="n"></p><pre id="s"></pre><script>
+async function tick(){try{const r=await fetch('status.json');const s=await r.json();
+document.getElementById('n').textContent=s.notice?s.notice.text:'';
+document.getElementById('s').textContent=JSON.stringify(s,null,1);}catch(e){}
+document.getElementById('f').src='frame.jpg?'+Date.now();}
+setInterval(tick,400);</script></body></html>"""
+
+
+class PreviewServer:
+    """A tiny HTTP server: ``/`` page, ``/frame.jpg``, ``/status.json``."""
+
+    def __init__(self, watcher: Watcher, host: str = "0.0.0.0", port: int = 8765) -> None:
+        w = watcher
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                path = self.path.split("?", 1)[0]
+                if path in ("/", "/index.html"):
+                    self._send(200, "text/html; charset=utf-8", _PAGE)
+                elif path == "/frame.jpg":
+                    self._send(200, "image/jpeg", w.preview_jpeg())
+                elif path == "/status.json":
+                    self._send(200, "application/json", json.dumps(w.status()).encode())
+                else:
+                    self._send(404, "text/plain", b"not found")
+
+            def _send(self, code: int, ctype: str, body: bytes) -> None:
+                self.send_response(code)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer((host, port), Handler)
+        self.port = self.httpd.server_address[1]
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="preview",
+                                        daemon=True)
+
+    def start(self) -> PreviewServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(5)
