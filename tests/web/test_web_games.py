@@ -108,3 +108,61 @@ def test_undo_then_restart_brings_the_table_back_exactly(data_dir: Path, game: s
         assert views(again.test_client(), t) == snaps
     finally:
         services(again).close()
+
+
+PRIVATE = {  # what only the seat itself sees, by game (docs/rules/<game>.md view keys)
+    "wuxing": "your_known_cards",
+    "godnum": "legal",  # GN-6: the legal cards of its own legion
+    "shrine": "max_bid",  # SK-7: its own Oinks (hidden from others by default)
+    "gemcomplete": "you",
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_seat_sees_its_private_figures_and_nobody_elses(
+        app: Flask, client: FlaskClient, data_dir: Path, game: str) -> None:
+    t = make_table(client, data_dir, game)
+    table = services(app).tables.get(t["table"])
+    play(client, t, table, random.Random(2), 6)
+    snaps = views(client, t)
+    key = PRIVATE.get(game)
+    if key:
+        for s in t["seats"]:
+            assert key in snaps[f"seat:{s['seat']}"]["view"]
+        assert key not in snaps["public"]["view"]
+    if game == "shrine":
+        for s in t["seats"]:
+            assert set(snaps[f"seat:{s['seat']}"]["view"]["oinks"]) == {str(s["seat"])}
+        assert snaps["public"]["view"]["oinks"] == {}
+    # Actions are only ever this seat's own; the host gets every seat's.
+    for s in t["seats"]:
+        assert all(a.get("seat") in (None, s["seat"])
+                   for a in snaps[f"seat:{s['seat']}"]["actions"])
+    assert snaps["public"]["actions"] == []
+    assert "places" in snaps["host"]["view"]
+    for k, snap in snaps.items():
+        if k != "host":
+            assert "places" not in snap["view"] and "log" not in snap
+
+
+def test_mountains_seat_gets_its_reachable_tiles_and_skill_buttons(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    t = make_table(client, data_dir, "mountains")
+    table = services(app).tables.get(t["table"])
+    rng = random.Random(2)
+    for _ in range(60):
+        v = table.rules.view(table.match.state, None)
+        if v.get("reachable"):
+            break
+        e = table.rules.random_play(table.match.state, rng)
+        assert e is not None
+        assert post_event(client, t, table, dict(e)).status_code == 200
+    v = table.rules.view(table.match.state, None)
+    assert v.get("reachable"), "no movement came up in 60 plays"
+    mover = v["turn"]
+    snap = views(client, t)[f"seat:{mover}"]
+    kinds = {a["type"] for a in snap["actions"]}
+    assert "move" in kinds and "skill" in kinds
+    assert snap["view"]["reachable"]
+    other = views(client, t)[f"seat:{3 - mover}"]
+    assert not any(a["type"] == "move" for a in other["actions"])

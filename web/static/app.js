@@ -263,12 +263,12 @@ const PANELS = {
           h("span", {class: "chips"}, (g.cards || []).map(cardObj))))))));
     return kids;
   },
-  mountains(v) {
+  mountains(v, s) {
     const kids = [];
     if (v.players) kids.push(seatTable(v.players, [["player", (r) => r.name], ["character", (r) => r.character_name],
       ["HP", (r) => r.hp], ["tile", (r) => r.tile],
       ["weapons", (r) => h("span", {class: "chips"}, (r.weapons || []).map(cardObj))]], {hot: v.turn}));
-    if (v.board && v.board.tiles) kids.push(board(v));
+    if (v.board && v.board.tiles) kids.push(board(v, s));
     if (v.piles) kids.push(h("div", {}, h("h3", {}, "Piles"), dl(v.piles, "piles")));
     if (v.actions_left) kids.push(h("div", {}, h("h3", {}, "Left this turn"), dl(v.actions_left, "left")));
     return kids;
@@ -292,14 +292,23 @@ const PANELS = {
     return kids;
   },
 };
-function board(v) {
+function board(v, s) {
   const size = v.board.size || 9;
+  // Tap a highlighted tile to move there, when this page may move (MR-4).
+  const move = ((s && s.actions) || []).find((a) => a.type === "move" && !a.why && (a.fields || []).length === 1);
+  const canGo = new Set(move ? (move.fields[0].choices || []).map((c) => c.value) : []);
   const at = {};
   for (const p of v.players || []) if (p.tile && p.alive !== false) (at[p.tile] = at[p.tile] || []).push(p);
   const reach = new Set((v.reachable || []).map((r) => r.tile || r.to || r));
   const grid = h("div", {class: "board", style: `grid-template-columns: repeat(${size}, 1fr)`});
   for (const t of v.board.tiles) {
-    grid.append(h("div", {class: `tile c-${t.colour} k-${t.kind}` + (reach.has(t.id) ? " reach" : ""),
+    const go = canGo.has(t.id) ? () => {
+      const body = {type: "move", [move.fields[0].name]: t.id, version: snap.version};
+      if (move.seat !== null && move.seat !== undefined) body.seat = move.seat;
+      send("/actions", body);
+    } : null;
+    grid.append(h("div", {class: `tile c-${t.colour} k-${t.kind}` + (reach.has(t.id) ? " reach" : "") + (go ? " go" : ""),
+      onclick: go, role: go ? "button" : null, "data-tile": t.id,
       title: `${t.id} ${t.colour} ${t.kind}${t.exit ? " → " + t.exit : ""}`, style: `grid-row:${t.row};grid-column:${t.col}`},
       h("small", {}, t.id), t.kind !== "plain" ? h("span", {class: "kind"}, t.kind[0].toUpperCase()) : null,
       (at[t.id] || []).map((p) => h("b", {class: "token" + (p.seat === C.seat ? " me" : "")}, p.name.slice(0, 2)))));
@@ -310,7 +319,7 @@ function renderPanel(s) {
   const el = $("panel");
   const fn = PANELS[s.game];
   let kids = [];
-  try { kids = fn ? fn(s.view || {}).filter(Boolean) : []; } catch (e) { kids = []; }
+  try { kids = fn ? fn(s.view || {}, s).filter(Boolean) : []; } catch (e) { console.error(e); kids = []; }
   el.replaceChildren(...kids);
   el.hidden = kids.length === 0;
 }
