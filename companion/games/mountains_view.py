@@ -209,7 +209,8 @@ def _actions_for(s: MountainsState, x: int, physical: bool) -> list[JSONDict]:
     if not s.moved and s.roll:
         out.append({"type": "move", "label": "Move your token", "seat": x, "fields": [
             {"name": "to", "label": "Tile", "kind": "choice", "choices": [
-                {"value": a, "label": a if a == b else f"{a} (stairs to {b})"}
+                {"value": a, "label": f"{a} ({s.board.tile(a).kind})" if a == b
+                 else f"{a} (stairs to {b}, {s.board.tile(b).kind})"}
                 for a, b in moves.items()]}], "rule": "MR-5"})
     if not s.attacked:
         usable = usable_weapons(s, x)
