@@ -248,3 +248,18 @@ def test_xi_bian_at_0_hp_is_not_revived_by_her_skill3() -> None:
     s = RULES.apply(s, {"type": "skill", "seat": 3, "skill": "3"})
     # Huan's skill 3: Xi Bian drops to 0 and Qing Luan loses 1: no +1 can save her.
     assert not s.player(1).alive and s.player(1).hp == 0
+
+
+def test_mr11_skill_die_is_a_companion_chance_event() -> None:
+    import random
+
+    m = to_play(3, chars=("ling-yu", "huan", "xi-bian"), dice="companion")
+    rng = random.Random(4)
+    movement = m.settle(rng)  # the movement roll at the start of the turn
+    assert len(movement) == 1 and m.state.roll
+    m.apply({"type": "skill", "seat": 1, "skill": "1"})
+    e = RULES.chance(m.state, rng)
+    assert e is not None and e["seat"] == 1 and len(e["dice"]) == 1 and e["by"] == "companion"
+    m.apply(e)
+    assert not [p for p in m.state.pending if p.kind == "roll"]
+    assert "skill 1" in m.state.ruling
