@@ -33,14 +33,20 @@ or as ``"die": a`` with ``"die2": b``; every die is 1-6):
   the loser of a challenge.
 * ``{"type": "end", "seat"}``: end the turn; only after movement (MR-4).
 
-View keys (``view``): ``game``, ``phase``, ``dice_mode``, ``you``, ``players`` (seat, name,
-character, element, hp, alive, tile, weapons [card, name, element, attack, range, usable],
-effects), ``board`` (``mountains_board.Board.describe``), ``start``, ``end``, ``turn``,
-``turn_no``, ``actions_left`` (movement, attack, skill), ``roll``, ``move_options`` (step
-counts allowed), ``reachable`` ([{tile, to}] for the player whose turn it is), ``showdown``,
-``piles`` (counts per pile and discard pile), ``pending`` (what the table waits for),
-``order_rolls``, ``pick_order``, ``prompt``, ``ruling``, ``finished``, ``winners``.
-``referee_view`` adds ``places`` (every serial) and ``counts``.
+View keys (``view``, built in ``mountains_view``): ``game``, ``phase``, ``dice_mode``,
+``you``, ``players`` (seat, name, character, character_name, element, hp, alive, tile,
+weapons [card, name, element, attack, range, usable], effects), ``board``
+(``mountains_board.Board.describe``), ``start``, ``end``, ``turn``, ``turn_no``,
+``actions_left`` (movement, attack, skill), ``roll``, ``extra_dice``, ``move_bonus``,
+``move_options`` (step counts allowed), ``reachable`` ([{tile, to}] for the player whose
+turn it is), ``showdown``, ``double_range``, ``boosted``, ``piles`` (counts per pile and
+discard pile), ``pending`` (what the table waits for), ``order_rolls``, ``pick_order``,
+``prompt``, ``ruling``, ``finished``, ``winners``. ``referee_view`` adds ``places`` (every
+serial) and ``counts``. Nothing is hidden in this game: every seat sees the same view.
+
+Modules: ``mountains_board`` (board data, ``reachable``), ``mountains_state`` (state, the
+small pure steps, derived facts such as ``move_steps`` and ``reachable_moves``),
+``mountains_skills`` (the sixteen skills), ``mountains_view`` (views, prompts, actions).
 """
 
 from __future__ import annotations
