@@ -933,7 +933,8 @@ class WuXingRules(Rules[WuXingState]):
         w.duel_cards = ()
         self._duel_pair(w)
         names = " and ".join(t.name(s) for s in tied)
-        w.notes.append(f"{names} are tied with {best} cards: sudden death (WX-11).")
+        w.notes.append(f"{names} are tied with {_plural(best, 'card')}: sudden death "
+                       "(WX-11).")
 
     def _duel_pair(self, w: _Work) -> None:
         a, b = w.duel[0], w.duel[1]

@@ -1042,3 +1042,29 @@ def test_wx7_resolution_cases_in_order(case: str, u: str, a: str, b: str,
     assert tuple(t.s.places[c] for c in cards) == where, case
     assert f"WX-7.{case[0]}" in t.s.ruling
     assert t.s.pot == tuple(c for c in cards if t.s.places[c] == "pot")
+
+
+def test_wx11_sudden_death_that_cannot_be_decided_is_shared() -> None:
+    """WX-11 (companion decision 7): tied on one card each, both reveal the same element:
+    nobody has a card left to reveal again, so the tied players share the win."""
+    t = started(end="count")
+    _round(t, "star", "star")
+    _round(t, "star", "dragon")
+    _play(t, "water", 1)  # Ana wins a Universe Water
+    _play(t, "water", 2)  # Bo wins the other
+    for e in ["fire", "earth", "metal", "water"] + ["fire", "earth", "metal"] * 3 + \
+            ["wood"] * 4 + ["water"]:
+        _play(t, e, None)  # draws: both cards join the pot
+    for _ in range(2):  # the last Universe cards: everyone feeds an unseen card to the pot
+        t.universe("dragon")
+        for seat in (1, 2):
+            unseen = next(c for c, p in sorted(t.s.places.items()) if p == "unknown")
+            t.scan(unseen, f"seat:{seat}")
+    assert t.s.decks == (1, 1) and t.s.phase == "tiebreak"
+    assert "tied with 1 card:" in t.s.ruling
+    t.scan("universe-water", "seat:1")
+    t.scan("universe-water", "seat:2")
+    assert t.s.finished and t.s.winners == (1, 2)
+    assert "Bo has no card left to reveal" in t.s.ruling or \
+        "Ana has no card left to reveal" in t.s.ruling
+    assert t.s.decks == (1, 1)  # the revealed cards went back to their owners
