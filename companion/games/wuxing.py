@@ -25,7 +25,9 @@ View keys (``view``): ``game``, ``phase``, ``players`` (seat, name, cards, out),
 (the two seats, or []), ``revealed`` (seat -> face id shown this challenge), ``awaiting``
 (seats whose card is awaited), ``turn``, ``out`` (seats out), ``winner`` (one seat or
 null), ``winners``, ``finished``, ``prompt``, ``ruling``, ``last_adjudication``,
-``adjudications``, ``challenges``, ``options``; with a seat also ``you`` and
+``adjudications``, ``challenges``, ``options``; in the tie-breaker ``duel`` (seats
+still in the sudden death) and ``duel_table`` (seat -> face ids revealed in this duel,
+draws included); with a seat also ``you`` and
 ``your_known_cards`` (faces the companion knows are in your deck). ``referee_view`` adds
 ``places`` (serial -> place), ``unseen`` (seat -> cards not yet seen), ``set_aside`` and
 ``known`` (seat -> serials known in that deck), ``pot_cards`` (serials). ``stats``:
@@ -1088,6 +1090,10 @@ class WuXingRules(Rules[WuXingState]):
         }
         if state.phase == DUEL:
             out["duel"] = list(state.duel)
+            table: dict[str, list[str]] = {}
+            for s, c in state.duel_cards:
+                table.setdefault(str(s), []).append(faces[c].id)
+            out["duel_table"] = table
         if seat is not None and seat in t.seats:
             mine = deck_of(seat)
             out["you"] = seat
