@@ -329,7 +329,9 @@ def _no_pending(s: MountainsState) -> None:
 
 def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     card = str(require(event, "card", str))
-    zone = str(require(event, "zone", str))
+    # A scan entered by hand from an action form may name the seat instead of the zone.
+    zone = str(require(event, "zone", str)) if "zone" in event or "seat" not in event \
+        else seat_place(_seat(s, event))
     seat = seat_zone(zone, len(s.players))
     if seat is None:
         raise MalformedEvent(f"Mountains & Rivers cards are shown in a seat zone, not {zone!r}")

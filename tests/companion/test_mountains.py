@@ -302,7 +302,7 @@ def test_mr9_challenge_card_winner_reward_loser_penalty() -> None:
     m = to_play(3)
     s = turn_of(put(m.state, 1, tile="B1"), 1, roll=(1,))
     s = play(s, {"type": "move", "seat": 1, "to": "B2"},
-             {"type": "scan", "card": serial(s, "high-roller"), "zone": "seat:1"})
+             {"type": "scan", "card": serial(s, "high-roller"), "seat": 1})  # entered by hand
     assert s.places[serial(s, "high-roller")] == "discard:challenge"
     assert s.pending[0].kind == "result"
     m = at(m, s)
