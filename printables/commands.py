@@ -54,6 +54,7 @@ def register(cli: Any) -> None:
     b = cli.bench("print", "time and file size of the full set of all five games on A4 and "
                   "Letter", _bench)
     b.add_argument("--backs", default="long-edge", choices=["none", "long-edge", "short-edge"])
+    b.add_argument("--repeat", type=int, default=3, help="builds per job (median and min)")
 
 
 def _print(args: argparse.Namespace) -> int:
@@ -81,6 +82,6 @@ def _print(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from printables.bench import bench_print
 
-    for line in bench_print(args.backs):
+    for line in bench_print(args.backs, args.repeat):
         print(line)
     return 0

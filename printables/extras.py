@@ -27,6 +27,7 @@ from printables.geometry import (
     MM,
     PAPERS,
     Line,
+    PrintError,
     Rect,
     Sheet,
     back_of,
@@ -453,18 +454,21 @@ SQUARE = 100.0
 SCALE = 6.0  # the grids on the back read -6..+6 mm
 
 
-def calibration_targets(paper: str, mode: str = "long-edge"
+def calibration_targets(paper: str, mode: str = "long-edge",
+                        offset: tuple[float, float] = (0.0, 0.0)
                         ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """Front target centres and the matching back ruler centres (page mm, top-left origin).
+    """Front target centres and the matching back grid centres (page mm, top-left origin).
 
-    Pure: the back centre is the front centre mirrored for ``mode`` with no offset.
+    Pure: the back centre is the front centre mirrored for ``mode`` and moved by
+    ``offset`` exactly as card backs are, so a calibration page printed with the offset
+    you chose shows the residual error (holes on zero: the offset is right).
     """
     pw, ph = paper_size(paper, tuple(PAPERS))
     pts = [(pw / 2, ph / 2), (30.0, 30.0), (pw - 30.0, 30.0), (30.0, ph - 30.0),
            (pw - 30.0, ph - 30.0)]
     out = []
     for x, y in pts:
-        b = back_of(Rect(x, y, 0, 0), pw, ph, mode)
+        b = back_of(Rect(x, y, 0, 0), pw, ph, mode, offset)
         out.append(((x, y), (b.x, b.y)))
     return out
 
@@ -483,10 +487,16 @@ INSTRUCTIONS = [
 ]
 
 
-def calibration_pages(doc: Document, paper: str, mode: str = "long-edge"
-                      ) -> list[dict[str, Any]]:
+def calibration_pages(doc: Document, paper: str, mode: str = "long-edge",
+                      offset: tuple[float, float] = (0.0, 0.0)) -> list[dict[str, Any]]:
+    """The calibration sheet: front (square, targets, instructions) and back (grids)."""
     pw, ph = paper_size(paper, tuple(PAPERS))
-    targets = calibration_targets(paper, mode)
+    targets = calibration_targets(paper, mode, offset)
+    area = printable_area(pw, ph)
+    for _, (bx, by) in targets:
+        if not Rect(bx - SCALE - 4, by - SCALE - 4, 2 * SCALE + 8, 2 * SCALE + 8).inside(area):
+            raise PrintError(f"back offset {offset[0]:g},{offset[1]:g} mm pushes the "
+                             "calibration grids off the printable area")
     pen = doc.page(pw, ph)
     pen.text(pw / 2, 16, "Table Companion: calibration page (front)", size=13,
              font="Helvetica-Bold", align="centre")
@@ -511,10 +521,14 @@ def calibration_pages(doc: Document, paper: str, mode: str = "long-edge"
     pen = doc.page(pw, ph)
     pen.text(pw / 2, 16, f"Calibration page (back, {mode} flip): read the pin holes",
              size=13, font="Helvetica-Bold", align="centre")
+    if offset != (0.0, 0.0):
+        pen.text(pw / 2, 22, f"printed with --back-offset {offset[0]:g},{offset[1]:g}: add "
+                 "what you read now to it", size=8, align="centre")
     for _, (bx, by) in targets:
         _ruler(pen, bx, by)
     _page_note(pen, "calibration back")
     pages.append({"page": doc.pages, "kind": "calibration", "side": "back", "flip": mode,
+                  "back_offset_mm": list(offset),
                   "page_size_mm": [pw, ph], "rulers_mm": [list(b) for _, b in targets]})
     return pages
 

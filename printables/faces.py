@@ -64,8 +64,10 @@ def face_layout(card_w: float, card_h: float) -> FaceLayout:
         raise PrintError(f"a {card_w:g}x{card_h:g} mm card leaves no room for a readable QR code")
     qr_box = Rect((card_w - size) / 2, SAFE, size, size)
     index = Rect(1.5, SAFE, qr_box.x - 1.5 - 2 * size / qr.MODULES, size * 0.6)
-    band_y = max(qr_box.bottom + 2.5, card_h / 2 + 1.0)
-    band = Rect(0.0, band_y, card_w, 10.0)
+    # Two modules of white under the code before the coloured band: the quiet zone there
+    # is what a camera needs most when the card's lower half lies under another card.
+    band_y = max(qr_box.bottom + 2 * size / qr.MODULES, card_h / 2 + 1.0)
+    band = Rect(0.0, band_y, card_w, 9.5)
     stats = Rect(SAFE, band.bottom + 0.8, card_w - 2 * SAFE, 3.2)
     serial = Rect(SAFE, card_h - SAFE - 2.2, card_w - 2 * SAFE, 2.2)
     text = Rect(SAFE, stats.bottom + 0.6, card_w - 2 * SAFE, serial.y - stats.bottom - 1.2)

@@ -208,7 +208,10 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None
         paper_size(opts.paper, tuple(PAPERS))
     title = "Table Companion: " + ", ".join(load_deck(g).title if g in GAMES else g
                                              for g in targets)
-    doc = Document(title, duplex=opts.backs if games else "none")
+    calibration_flip = opts.backs if opts.backs != "none" else "long-edge"
+    duplex = opts.backs if games else ("none" if "calibration" not in targets
+                                       else calibration_flip)
+    doc = Document(title, duplex=duplex)
     info = job_info(opts, sheet)
     runs: list[tuple[PrintRun, dict[str, Any]]] = []
     extra_pages: list[dict[str, Any]] = []
@@ -228,7 +231,8 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None
         elif t == "mat":
             extra_pages += extras.mat_pages(doc, opts.paper, opts.mat_game, opts.players)
         elif t == "calibration":
-            extra_pages += extras.calibration_pages(doc, opts.paper)
+            extra_pages += extras.calibration_pages(doc, opts.paper, calibration_flip,
+                                                    opts.back_offset)
     pdf = doc.finish()
     manifest: dict[str, Any] = dict(info)
     manifest["pages"] = doc.pages

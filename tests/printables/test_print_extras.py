@@ -125,6 +125,20 @@ def test_calibration_backs_mirror_the_front_targets() -> None:
                 assert (bx, by) == pytest.approx((fx, 279.4 - fy))
 
 
+def test_calibration_with_an_offset_moves_the_grids_like_card_backs() -> None:
+    _, m, _ = build("calibration", PrintOptions(paper="a4", backs="short-edge",
+                                                back_offset=(1.0, 0.5)))
+    front, back = m["extras"]
+    assert back["flip"] == "short-edge"
+    for (fx, fy), (bx, by) in zip(front["targets_mm"], back["rulers_mm"], strict=True):
+        assert (bx, by) == pytest.approx((fx + 1.0, 297.0 - fy - 0.5))
+
+
+def test_calibration_offset_off_the_page_is_refused() -> None:
+    with pytest.raises(PrintError, match="calibration grids off"):
+        build("calibration", PrintOptions(backs="long-edge", back_offset=(30.0, 0.0)))
+
+
 def _dark_centre(profile: np.ndarray, lo: float, hi: float, dpi: float) -> float:
     px = dpi / 25.4
     a, b = round(lo * px), round(hi * px)

@@ -186,7 +186,7 @@ def test_face_qr_is_as_large_as_the_top_half_allows() -> None:
     # at least 2 modules of white to either side of the code inside the card
     assert lay.qr.x >= 2 * lay.module and 63 - lay.qr.right >= 2 * lay.module
     assert lay.index.right <= lay.qr.x - 2 * lay.module + 1e-9
-    assert lay.band.y >= lay.qr.bottom + 2 * lay.module - 1.5
+    assert lay.band.y >= lay.qr.bottom + 2 * lay.module - 1e-9
     for card in CARDS:
         w, h = card_size(card)
         lay = face_layout(w, h)
