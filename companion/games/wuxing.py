@@ -68,6 +68,7 @@ from companion.errors import (
     BadSetup,
     CardNotAvailable,
     CompanionError,
+    ForeignPayload,
     GameOver,
     IllegalPlay,
     MalformedEvent,
@@ -430,8 +431,9 @@ class WuXingRules(Rules[WuXingState]):
         """The serial an event's ``card`` names: a serial, a payload, or a face id entered by
         hand (it stands for a copy that can be where the zone says, see ``_by_face``).
 
-        Raises ``MalformedEvent``, ``UnknownCard`` (never printed here, another game's card,
-        a forged payload) or ``CardNotAvailable`` (no copy of that face can be there).
+        Raises ``MalformedEvent``, ``MalformedPayload``, ``ForeignPayload`` (another game's
+        card), ``UnknownCard`` (never printed here, a forged payload) or
+        ``CardNotAvailable`` (no copy of that face can be there).
         """
         raw = event.get("card")
         if type(raw) is not str:
@@ -444,8 +446,8 @@ class WuXingRules(Rules[WuXingState]):
         if raw.startswith(codec.PREFIX + ":"):
             p = codec.decode(raw)
             if p.game_code != t.code:
-                raise UnknownCard(f"{raw!r} is a card of another game (game code "
-                                  f"{p.game_code!r}), not {t.title}")
+                raise ForeignPayload(f"{raw!r} is a card of another game (game code "
+                                     f"{p.game_code!r}), not {t.title}")
             face = t.faces.get(p.serial)
             if face is None:
                 raise UnknownCard(f"{raw!r}: serial {p.serial!r} was never printed for "

@@ -18,9 +18,11 @@ from companion.engine import Match
 from companion.errors import (
     BadSetup,
     CardNotAvailable,
+    ForeignPayload,
     GameOver,
     IllegalPlay,
     MalformedEvent,
+    MalformedPayload,
     OutOfTurn,
     UnknownCard,
 )
@@ -827,8 +829,10 @@ def test_bad_input_cards_not_of_this_table() -> None:
     t.universe("water")
     run = t.find("wood", "unknown").split("-")[0]
     other_game = codec.encode("G", "M1", run, "001")
-    _refused(t, {"type": "scan", "card": other_game, "zone": "seat:1"}, UnknownCard,
+    _refused(t, {"type": "scan", "card": other_game, "zone": "seat:1"}, ForeignPayload,
              "another game")
+    _refused(t, {"type": "scan", "card": "T1:W:WO:" + run + ":001:0", "zone": "seat:1"},
+             MalformedPayload, "check character")
     _refused(t, {"type": "scan", "card": "ZZZZ-ZZZ", "zone": "seat:1"}, UnknownCard,
              "never printed")
     wood = t.find("wood", "unknown")
