@@ -396,8 +396,9 @@ class WuXingRules(Rules[WuXingState]):
     # -- events -------------------------------------------------------------------------
 
     def apply(self, state: WuXingState, event: Event) -> WuXingState:
-        """The next state; raises ``MalformedEvent``, ``GameOver``, ``OutOfTurn``,
-        ``IllegalPlay``, ``UnknownCard`` or ``CardNotAvailable`` and changes nothing."""
+        """The next state; raises ``MalformedEvent``, ``MalformedPayload``,
+        ``ForeignPayload``, ``UnknownCard``, ``CardNotAvailable``, ``OutOfTurn``,
+        ``IllegalPlay`` or ``GameOver`` and changes nothing."""
         try:
             kind = event["type"]
         except (TypeError, KeyError, IndexError):
