@@ -407,7 +407,7 @@ def mat_pages(doc: Document, paper: str, game: str, players: int | None
     _lo, hi = tablemat.player_range(game)
     n = players if players is not None else hi
     zones = tablemat.zones(game, n)
-    margin = 10.0  # white beyond the play area, part of the markers' quiet zone
+    margin = 5.0  # white beyond the play area (the markers keep 15 mm inside it anyway)
     w, h = tablemat.MAT_WIDTH + 2 * margin, tablemat.MAT_HEIGHT + 2 * margin
 
     def draw(pen: Pen) -> None:
