@@ -3,7 +3,8 @@
 ``create_app(config)`` builds the app (after Flask's tutorial factory): nothing happens at
 import time. Config keys:
 
-- ``DATA_DIR`` (required): where ``companion.sqlite3`` and the print runs (``runs/``) live;
+- ``DATA_DIR``: where ``companion.sqlite3`` and the print runs (``runs/``) live (default:
+  the app's instance folder);
 - ``PUBLIC_URL``: base of join links (``http://192.168.1.20:8000/``); default: the
   address the request came to;
 - ``SSE_PING`` (s, default 15), ``SSE_RETRY_MS`` (default 2000);
@@ -50,12 +51,13 @@ class Services:
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app from ``config``; raises ``KeyError`` without ``DATA_DIR``."""
+    """Build the app from ``config``: open the store and rebuild every table from it."""
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
     if config:
         app.config.from_mapping(config)
-    data_dir = Path(app.config["DATA_DIR"])
+    data_dir = Path(app.config.get("DATA_DIR") or app.instance_path)
+    app.config["DATA_DIR"] = str(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     store = Store(data_dir / "companion.sqlite3", synchronous=app.config["DB_SYNCHRONOUS"])
     runs = RunStore(data_dir)

@@ -317,8 +317,10 @@ def action(table_id: str) -> Response:
                          version=data.get("version"))
     except errors.CompanionError as exc:
         return refusal(exc, table)
-    return changed(table, {"ruling": new[0].ruling if new else "",
-                           "events": [r.body for r in new]}, viewer)
+    extra: dict[str, Any] = {"ruling": new[0].ruling if new else ""}
+    if viewer.role == "host":  # the events as logged; a seat reads its own view instead
+        extra["events"] = [r.body for r in new]
+    return changed(table, extra, viewer)
 
 
 @bp.post("/tables/<table_id>/undo")

@@ -53,12 +53,21 @@ def _serve(args: argparse.Namespace) -> int:
 
 def demo_table(app: Any) -> Any:
     """The newest demo-able WuXing table, created (with a demo print run) if none exists."""
-    from companion.registry import demo_run
+    from companion.registry import GAMES, demo_run, find_rules
     from web import services
 
     svc = services(app)
     if svc.runs.newest("wuxing") is None:
         svc.runs.save(demo_run("wuxing", len(DEMO_PLAYERS)))
+    # So that every game can be tried from the lobby before anything is printed: one demo
+    # run per game, with the sets its largest table needs (extra sets start out of play).
+    for game in GAMES:
+        if svc.runs.newest(game) is None:
+            try:
+                rules = find_rules(game)
+            except ImportError:
+                continue
+            svc.runs.save(demo_run(game, rules.max_players))
     tables = [t for t in svc.tables.all() if t.game == "wuxing"]
     if tables:
         return max(tables, key=lambda t: t.created)
@@ -75,6 +84,9 @@ def print_demo(app: Any, base: str) -> None:
     host = table.config["host_token"]
     print(f"  Referee page (host):     {root}/t/{table.id}/referee?token={host}")
     print(f"  Camera token:            {table.config['camera_token']}")
+    print(f"  Camera:                  companion watch --camera 0 --server {root} "
+          f"--table {table.id} --token {table.config['camera_token']} "
+          f"--game {table.game} --players {len(table.players)}")
     for i, name in enumerate(table.players, start=1):
         url = f"{root}/t/{table.id}/seat/{i}?token={table.config['seat_tokens'][i - 1]}"
         print(f"  Seat {i} ({name}): {url}")

@@ -504,6 +504,17 @@ function tickTimer() {
   el.className = "timer" + (left <= 0 ? " over" : left <= 10 ? " soon" : "");
 }
 
+// ---- a phone says when it is this seat's turn ----------------------------------------
+let hadActions = false;
+function yourTurn(s) {
+  if (C.role !== "seat") return;
+  const now = (s.actions || []).some((a) => !a.why);
+  document.body.classList.toggle("my-turn", now);
+  document.title = (now ? "● Your move · " : "") + document.title.replace(/^● Your move · /, "");
+  if (now && !hadActions && navigator.vibrate) navigator.vibrate(150);
+  hadActions = now;
+}
+
 // ---- render everything ---------------------------------------------------------------
 function render(s) {
   if (snap && s.version < snap.version) return;  // an older answer arriving late
@@ -524,6 +535,7 @@ function render(s) {
   renderView(v);
   renderActions(s);
   renderLog(s);
+  yourTurn(s);
   tickTimer();
   document.body.dataset.version = String(s.version);
 }
