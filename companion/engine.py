@@ -18,15 +18,18 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from companion import codec
 from companion.cards import CardFace, DeckData
 from companion.errors import (
     BadSetup,
     MalformedEvent,
+    MalformedPayload,
     NothingToUndo,
     StaleVersion,
+    UnknownCard,
 )
 
 Event = Mapping[str, Any]
@@ -238,6 +241,60 @@ class Rules(ABC, Generic[S]):
     @abstractmethod
     def stats(self, state: S) -> dict[str, float]:
         """Figures for simulations; must include ``"adjudications"``."""
+
+
+T = TypeVar("T")
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """A copy of a frozen state dataclass with ``changes``, like ``dataclasses.replace``.
+
+    It skips re-running the generated ``__init__`` (states have no ``__post_init__``):
+    that was most of the time an adjudication took (``companion bench engine``). Field
+    names are checked as ``replace`` does; raises ``TypeError`` on an unknown one.
+    """
+    names = _FIELDS.get(type(obj))
+    if names is None:
+        names = _FIELDS[type(obj)] = frozenset(f.name for f in fields(obj))  # type: ignore[arg-type]
+    unknown = changes.keys() - names
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(unknown)!r}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+def card_ref(cards: Mapping[str, CardFace], text: Any) -> Any:
+    """The serial meant by ``text`` entered by hand: a serial in any case, or a card's QR
+    payload text (``T1:...``) typed or pasted. Anything else comes back unchanged, for the
+    game to refuse or to read as a face id.
+
+    Raises ``UnknownCard`` (C-1) for a payload whose face does not match the printed serial.
+    """
+    if not isinstance(text, str):
+        return text
+    t = text.strip()
+    if t.upper().startswith(codec.PREFIX + ":"):
+        try:
+            p = codec.decode(t.upper())
+        except MalformedPayload:
+            return t
+        if p.serial in cards and cards[p.serial].code != p.face_code:
+            raise UnknownCard(f"{text!r}: serial {p.serial!r} was printed as "
+                              f"{cards[p.serial].id!r}; this code does not match it", rule="C-1")
+        return p.serial
+    return t.upper() if t.upper() in cards else t
+
+
+def card_list(cards: Mapping[str, CardFace], value: Any, key: str) -> list[Any]:
+    """Card references from a JSON list, or from a text of them separated by commas."""
+    if isinstance(value, str):
+        value = [v for v in value.replace(",", " ").replace(";", " ").split() if v]
+    if not isinstance(value, list):
+        raise MalformedEvent(f"event field {key!r} must be a list of cards, got {value!r}")
+    return [card_ref(cards, v) for v in value]
 
 
 def require(event: Event, key: str, typ: type | tuple[type, ...]) -> Any:

@@ -48,10 +48,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion import codec
 from companion.cards import CardFace, DeckData, load_deck
 from companion.engine import (
     OUT,
@@ -60,8 +59,11 @@ from companion.engine import (
     JSONDict,
     Rules,
     Setup,
+    card_list,
+    card_ref,
     discard_of,
     event_type,
+    evolve,
     locus_of,
     require,
     seat_zone,
@@ -72,7 +74,6 @@ from companion.errors import (
     GameOver,
     IllegalPlay,
     MalformedEvent,
-    MalformedPayload,
     OutOfTurn,
     UnknownCard,
 )
@@ -94,23 +95,6 @@ STEP_NAMES = {
 T = TypeVar("T")
 
 
-def _with(obj: T, **changes: Any) -> T:
-    """A copy of a frozen state dataclass with ``changes``: ``dataclasses.replace`` without
-    re-running ``__init__`` (the states have no ``__post_init__``), which is most of the time
-    an event takes. Field names are checked like ``replace`` does."""
-    names = _FIELDS.get(type(obj))
-    if names is None:
-        names = _FIELDS[type(obj)] = frozenset(f.name for f in fields(obj))  # type: ignore[arg-type]
-    unknown = set(changes) - names
-    if unknown:
-        raise TypeError(f"{type(obj).__name__} has no field {sorted(unknown)}")
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
-    return new
-
-
-_FIELDS: dict[type, frozenset[str]] = {}
 
 @dataclass(frozen=True)
 class LocusCard:
@@ -162,34 +146,6 @@ class GemState:
         return self.players[seat - 1]
 
 
-def _card_ref(cards: Mapping[str, CardFace], text: Any) -> Any:
-    """The serial meant by ``text``: a serial in any case, or a card's QR payload text
-    (``T1:...``) typed or pasted by hand. Anything else comes back unchanged.
-
-    Raises ``UnknownCard`` for a payload whose face does not match the printed serial.
-    """
-    if not isinstance(text, str):
-        return text
-    t = text.strip()
-    if t.upper().startswith(codec.PREFIX + ":"):
-        try:
-            p = codec.decode(t.upper())
-        except MalformedPayload:
-            return t
-        if p.serial in cards and cards[p.serial].code != p.face_code:
-            raise UnknownCard(f"{text!r}: serial {p.serial!r} was printed as "
-                              f"{cards[p.serial].id!r}; this code does not match it", rule="C-1")
-        return p.serial
-    return t.upper() if t.upper() in cards else t
-
-
-def _card_list(cards: Mapping[str, CardFace], value: Any, key: str) -> list[Any]:
-    """A list of card references from a JSON list or a text of them separated by commas."""
-    if isinstance(value, str):
-        value = [v for v in value.replace(",", " ").replace(";", " ").split() if v]
-    if not isinstance(value, list):
-        raise MalformedEvent(f"event field {key!r} must be a list of cards, got {value!r}")
-    return [_card_ref(cards, v) for v in value]
 
 
 def _other(seat: int) -> int:
@@ -251,7 +207,7 @@ class GemCompleteRules(Rules[GemState]):
                               rule="GC-3")
         if kind == "scan":
             zone = require(event, "zone", str)
-            card = _card_ref(state.cards, require(event, "card", str))
+            card = card_ref(state.cards, require(event, "card", str))
             seat = seat_zone(zone, 2)
             if seat is not None:
                 new = self._play(state, seat, card)
@@ -263,7 +219,7 @@ class GemCompleteRules(Rules[GemState]):
                     new = self._set(state, seat, card)
             else:
                 raise MalformedEvent(f"zone {zone!r} is not one of {list(self.zones)}")
-            return _with(new, adjudicated=new.adjudicated + 1)
+            return evolve(new, adjudicated=new.adjudicated + 1)
         seat = require(event, "seat", int)
         if seat not in (1, 2):
             raise MalformedEvent(f"there is no seat {seat!r} at this table")
@@ -281,10 +237,10 @@ class GemCompleteRules(Rules[GemState]):
             new = self._play(state, seat, self._opt_card(state, event))
         else:
             new = self._effect(state, seat, kind, event)
-        return _with(new, adjudicated=new.adjudicated + 1)
+        return evolve(new, adjudicated=new.adjudicated + 1)
 
     def _cards(self, state: GemState, event: Event) -> list[Any]:
-        return _card_list(state.cards, require(event, "cards", (list, str)), "cards")
+        return card_list(state.cards, require(event, "cards", (list, str)), "cards")
 
     def _opt_card(self, state: GemState, event: Event) -> str | None:
         card = event.get("card")
@@ -292,7 +248,7 @@ class GemCompleteRules(Rules[GemState]):
             return None
         if not isinstance(card, str):
             raise MalformedEvent(f"event field 'card' must be a serial, got {card!r}")
-        return str(_card_ref(state.cards, card))
+        return str(card_ref(state.cards, card))
 
     def _first(self, state: GemState, event: Event) -> GemState:
         value = require(event, "value", int)
@@ -301,9 +257,9 @@ class GemCompleteRules(Rules[GemState]):
                               rule="GC-3")
         if value not in (1, 2):
             raise MalformedEvent(f"starting player {value!r}: there is no such seat")
-        sides = tuple(_with(sd, deck_count=sd.deck_count - OPENING_HAND, hand_count=OPENING_HAND)
+        sides = tuple(evolve(sd, deck_count=sd.deck_count - OPENING_HAND, hand_count=OPENING_HAND)
                       for sd in state.sides)
-        return _with(state, sides=sides, turn=value, step="declaration", turn_number=1,
+        return evolve(state, sides=sides, turn=value, step="declaration", turn_number=1,
                        ruling=f"{state.name(value)} starts. Both players shuffle and draw "
                               f"{OPENING_HAND} cards (GC-3). {state.name(value)}: "
                               "Complete Declaration Step.")
@@ -311,7 +267,7 @@ class GemCompleteRules(Rules[GemState]):
     def _set_side(self, state: GemState, seat: int, side: Side) -> GemState:
         sides = list(state.sides)
         sides[seat - 1] = side
-        return _with(state, sides=tuple(sides))
+        return evolve(state, sides=tuple(sides))
 
     def _current(self, state: GemState, seat: int, what: str, steps: tuple[str, ...]) -> None:
         if seat != state.turn:
@@ -351,17 +307,17 @@ class GemCompleteRules(Rules[GemState]):
         self._current(state, seat, "move on", ("declaration", "recovery", "main"))
         name = state.name(seat)
         if state.step == "declaration":
-            return _with(state, step="recovery",
+            return evolve(state, step="recovery",
                            ruling=f"{name} makes no Complete Declaration. Recovery Step: enter "
                                   "card effects, if any (GC-3).")
         if state.step == "recovery":
             new = self._draw(state, seat, 1, f"Draw Step: {name} draws 1 card")
             if new.finished:
                 return new
-            return _with(new, step="main", ruling=new.ruling + " Main Phase: set at most one "
+            return evolve(new, step="main", ruling=new.ruling + " Main Phase: set at most one "
                            "card in the Locus and play cards (GC-3).")
         opp = _other(seat)
-        return _with(state, turn=opp, step="declaration", set_this_turn=False,
+        return evolve(state, turn=opp, step="declaration", set_this_turn=False,
                        turn_number=state.turn_number + 1,
                        ruling=f"{name} ends the turn (End Phase). {state.name(opp)}: Complete "
                               "Declaration Step (GC-3).")
@@ -378,10 +334,10 @@ class GemCompleteRules(Rules[GemState]):
         if card is not None:
             self._own_card(state, seat, card)
             unseen = unseen - {card}
-        side = _with(side, unseen=unseen, hand_count=side.hand_count - 1,
+        side = evolve(side, unseen=unseen, hand_count=side.hand_count - 1,
                        locus=(*side.locus, LocusCard(card)))
         state = self._set_side(state, seat, side)
-        return _with(state, set_this_turn=True,
+        return evolve(state, set_this_turn=True,
                        ruling=f"{state.name(seat)} sets a card face down at position "
                               f"{len(side.locus)} of the Locus (GC-3).")
 
@@ -391,17 +347,17 @@ class GemCompleteRules(Rules[GemState]):
         if side.hand_count < 1:
             raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GC-3")
         if card is None:
-            side = _with(side, hand_count=side.hand_count - 1,
+            side = evolve(side, hand_count=side.hand_count - 1,
                            discard_unknown=side.discard_unknown + 1)
-            return _with(self._set_side(state, seat, side),
+            return evolve(self._set_side(state, seat, side),
                            ruling=f"{state.name(seat)} plays a card; enter its effects (GC-3).")
         face = self._own_card(state, seat, card)
         if _is_gem(face):
             raise IllegalPlay(f"{card!r} is a Gem ({face.name}): Gems are set in the Locus, "
                               "not played", rule="GC-3")
-        side = _with(side, unseen=side.unseen - {card}, hand_count=side.hand_count - 1,
+        side = evolve(side, unseen=side.unseen - {card}, hand_count=side.hand_count - 1,
                        discard=(*side.discard, card))
-        return _with(self._set_side(state, seat, side),
+        return evolve(self._set_side(state, seat, side),
                        ruling=f"{state.name(seat)} plays {face.name}: \"{face.text}\" Enter its "
                               "effects (GC-3).")
 
@@ -419,7 +375,7 @@ class GemCompleteRules(Rules[GemState]):
             raise IllegalPlay(f"positions {positions!r}: choose {DECLARE} different Locus "
                               f"positions from 1 to {len(locus)}", rule="GC-4")
         chosen = tuple(sorted(positions))
-        return _with(state, step="reveal", declaration=chosen, revealed=(),
+        return evolve(state, step="reveal", declaration=chosen, revealed=(),
                        declarations=state.declarations + 1,
                        ruling=f"{state.name(seat)} declares Gem Complete with Locus positions "
                               f"{', '.join(map(str, chosen))}: reveal them in order (GC-4).")
@@ -452,21 +408,21 @@ class GemCompleteRules(Rules[GemState]):
             unseen = side.unseen - {card}
         locus = list(side.locus)
         locus[pos - 1] = LocusCard(card, public=True)
-        side = _with(side, unseen=unseen, locus=tuple(locus))
+        side = evolve(side, unseen=unseen, locus=tuple(locus))
         state = self._set_side(state, seat, side)
         revealed = (*state.revealed, card)
-        state = _with(state, revealed=revealed)
+        state = evolve(state, revealed=revealed)
         names = ", ".join(state.cards[c].name for c in revealed)
         if len(revealed) < DECLARE:
-            return _with(state, ruling=f"Revealed {names}; {DECLARE - len(revealed)} to go "
+            return evolve(state, ruling=f"Revealed {names}; {DECLARE - len(revealed)} to go "
                                          "(GC-4).")
         if all(_is_gem(state.cards[c]) for c in revealed):
-            return _with(state, finished=True, winners=(seat,),
+            return evolve(state, finished=True, winners=(seat,),
                            gem_completes=state.gem_completes + 1,
                            ruling=f"{state.name(seat)} reveals {names}: six Gems. Gem Complete: "
                                   f"{state.name(seat)} wins (GC-4).")
         opp = _other(seat)
-        return _with(state, step="choose",
+        return evolve(state, step="choose",
                        ruling=f"{state.name(seat)} reveals {names}: not all Gems, the "
                               f"declaration fails. {state.name(opp)} chooses {CHOOSE} of them "
                               "for the discard pile (GC-4).")
@@ -488,10 +444,10 @@ class GemCompleteRules(Rules[GemState]):
                                   f"{list(state.revealed)}", rule="GC-4")
         side = state.side(declarer)
         keep = tuple(ls for ls in side.locus if ls.serial not in cards)
-        side = _with(side, locus=keep, discard=(*side.discard, *cards))
+        side = evolve(side, locus=keep, discard=(*side.discard, *cards))
         state = self._set_side(state, declarer, side)
         names = " and ".join(state.cards[c].name for c in cards)
-        return _with(state, step="recovery", declaration=(), revealed=(),
+        return evolve(state, step="recovery", declaration=(), revealed=(),
                        ruling=f"{state.name(seat)} sends {names} to {state.name(declarer)}'s "
                               "discard pile; the other four go back face down in their order. "
                               f"{state.name(declarer)}: Recovery Step (GC-4).")
@@ -515,7 +471,7 @@ class GemCompleteRules(Rules[GemState]):
             raise MalformedEvent(f"count {count!r} must be 1-40")
         if kind == "draw":
             return self._draw(state, target, count, f"{state.name(target)} draws {count}")
-        cards = _card_list(state.cards, event.get("cards", []), "cards")
+        cards = card_list(state.cards, event.get("cards", []), "cards")
         if not all(isinstance(c, str) for c in cards):
             raise MalformedEvent(f"'cards' must be a list of serials, got {cards!r}")
         if len(cards) > count or len(set(cards)) != len(cards):
@@ -530,10 +486,10 @@ class GemCompleteRules(Rules[GemState]):
             if count > side.hand_count:
                 raise IllegalPlay(f"{state.name(target)} holds {side.hand_count} card(s), "
                                   f"cannot discard {count}", rule="GC-2")
-            side = _with(side, hand_count=side.hand_count - count,
+            side = evolve(side, hand_count=side.hand_count - count,
                            unseen=side.unseen - set(cards), discard=(*side.discard, *cards),
                            discard_unknown=side.discard_unknown + count - len(cards))
-            return _with(self._set_side(state, target, side),
+            return evolve(self._set_side(state, target, side),
                            ruling=f"{state.name(target)} discards {count} card(s) from hand.")
         verb = "crush" if kind == "crush" else "discard"
         return self._mill(state, target, count, cards, verb)
@@ -544,11 +500,11 @@ class GemCompleteRules(Rules[GemState]):
         side = state.side(seat)
         moved = min(count, side.deck_count)
         known = cards[:moved]
-        side = _with(side, deck_count=side.deck_count - moved, unseen=side.unseen - set(known),
+        side = evolve(side, deck_count=side.deck_count - moved, unseen=side.unseen - set(known),
                        discard=(*side.discard, *known),
                        discard_unknown=side.discard_unknown + moved - len(known))
         state = self._set_side(state, seat, side)
-        state = _with(state, crushed=state.crushed + (moved if verb == "crush" else 0))
+        state = evolve(state, crushed=state.crushed + (moved if verb == "crush" else 0))
         what = (f"{verb.capitalize()} {count}: {moved} card(s) from the top of "
                 f"{state.name(seat)}'s deck to the discard pile")
         return self._deck_out(state, seat, what)
@@ -556,17 +512,17 @@ class GemCompleteRules(Rules[GemState]):
     def _draw(self, state: GemState, seat: int, count: int, what: str) -> GemState:
         side = state.side(seat)
         moved = min(count, side.deck_count)
-        side = _with(side, deck_count=side.deck_count - moved, hand_count=side.hand_count + moved)
+        side = evolve(side, deck_count=side.deck_count - moved, hand_count=side.hand_count + moved)
         return self._deck_out(self._set_side(state, seat, side), seat, what)
 
     def _deck_out(self, state: GemState, seat: int, what: str) -> GemState:
         side = state.side(seat)
         if side.deck_count == 0:
             opp = _other(seat)
-            return _with(state, finished=True, winners=(opp,), deck_outs=state.deck_outs + 1,
+            return evolve(state, finished=True, winners=(opp,), deck_outs=state.deck_outs + 1,
                            ruling=f"{what}. {state.name(seat)}'s deck is empty: Deck Out, "
                                   f"{state.name(opp)} wins (GC-5).")
-        return _with(state, ruling=f"{what}; {side.deck_count} left in the deck.")
+        return evolve(state, ruling=f"{what}; {side.deck_count} left in the deck.")
 
     def _return(self, state: GemState, seat: int, cards: list[Any], to: str) -> GemState:
         if not cards or len(set(map(str, cards))) != len(cards):
@@ -585,18 +541,18 @@ class GemCompleteRules(Rules[GemState]):
             raise CardNotAvailable(f"{cards!r}: only {side.discard_unknown} unidentified card(s) "
                                    f"lie in {state.name(seat)}'s discard pile", rule="C-1")
         discard = tuple(c for c in side.discard if c not in cards)
-        side = _with(side, discard=discard, discard_unknown=side.discard_unknown - unknown_used)
+        side = evolve(side, discard=discard, discard_unknown=side.discard_unknown - unknown_used)
         names = ", ".join(state.cards[c].name for c in cards)
         if to == "hand":
-            side = _with(side, hand_count=side.hand_count + len(cards),
+            side = evolve(side, hand_count=side.hand_count + len(cards),
                            unseen=side.unseen | set(cards))
             msg = f"{state.name(seat)} takes {names} from the discard pile into hand."
         else:
-            side = _with(side, deck_count=side.deck_count + len(cards),
+            side = evolve(side, deck_count=side.deck_count + len(cards),
                            unseen=side.unseen | set(cards))
             msg = (f"{state.name(seat)} shuffles {names} from the discard pile into the deck "
                    f"({side.deck_count} cards).")
-        return _with(self._set_side(state, seat, side), ruling=msg)
+        return evolve(self._set_side(state, seat, side), ruling=msg)
 
     # ----------------------------------------------------------------- views
 

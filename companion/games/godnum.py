@@ -39,10 +39,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion import codec
 from companion.cards import CardFace, DeckData, load_deck
 from companion.engine import (
     OUT,
@@ -54,7 +53,10 @@ from companion.engine import (
     Option,
     Rules,
     Setup,
+    card_list,
+    card_ref,
     event_type,
+    evolve,
     require,
     seat_zone,
 )
@@ -64,7 +66,6 @@ from companion.errors import (
     GameOver,
     IllegalPlay,
     MalformedEvent,
-    MalformedPayload,
     OutOfTurn,
     UnknownCard,
 )
@@ -76,23 +77,6 @@ HAND_SIZE = 5  # GN-4, GN-5
 T = TypeVar("T")
 
 
-def _with(obj: T, **changes: Any) -> T:
-    """A copy of a frozen state dataclass with ``changes``: ``dataclasses.replace`` without
-    re-running ``__init__`` (the states have no ``__post_init__``), which is most of the time
-    an event takes. Field names are checked like ``replace`` does."""
-    names = _FIELDS.get(type(obj))
-    if names is None:
-        names = _FIELDS[type(obj)] = frozenset(f.name for f in fields(obj))  # type: ignore[arg-type]
-    unknown = set(changes) - names
-    if unknown:
-        raise TypeError(f"{type(obj).__name__} has no field {sorted(unknown)}")
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
-    return new
-
-
-_FIELDS: dict[type, frozenset[str]] = {}
 
 @dataclass(frozen=True)
 class Legion:
@@ -146,38 +130,10 @@ def _exclude(state: GodNumState, seat: int, serials: list[str]) -> GodNumState:
     """``state`` with ``serials`` taken out of ``seat``'s unseen cards (for face look-ups)."""
     lg = state.legion(seat)
     legions = list(state.legions)
-    legions[seat - 1] = _with(lg, unseen=lg.unseen - set(serials))
-    return _with(state, legions=tuple(legions))
+    legions[seat - 1] = evolve(lg, unseen=lg.unseen - set(serials))
+    return evolve(state, legions=tuple(legions))
 
 
-def _card_ref(cards: Mapping[str, CardFace], text: Any) -> Any:
-    """The serial meant by ``text``: a serial in any case, or a card's QR payload text
-    (``T1:...``) typed or pasted by hand. Anything else comes back unchanged.
-
-    Raises ``UnknownCard`` for a payload whose face does not match the printed serial.
-    """
-    if not isinstance(text, str):
-        return text
-    t = text.strip()
-    if t.upper().startswith(codec.PREFIX + ":"):
-        try:
-            p = codec.decode(t.upper())
-        except MalformedPayload:
-            return t
-        if p.serial in cards and cards[p.serial].code != p.face_code:
-            raise UnknownCard(f"{text!r}: serial {p.serial!r} was printed as "
-                              f"{cards[p.serial].id!r}; this code does not match it", rule="C-1")
-        return p.serial
-    return t.upper() if t.upper() in cards else t
-
-
-def _card_list(cards: Mapping[str, CardFace], value: Any, key: str) -> list[Any]:
-    """A list of card references from a JSON list or a text of them separated by commas."""
-    if isinstance(value, str):
-        value = [v for v in value.replace(",", " ").replace(";", " ").split() if v]
-    if not isinstance(value, list):
-        raise MalformedEvent(f"event field {key!r} must be a list of cards, got {value!r}")
-    return [_card_ref(cards, v) for v in value]
 
 
 def _cap(word: str) -> str:
@@ -338,7 +294,7 @@ class GodNumRules(Rules[GodNumState]):
                               "yet", rule="GN-4")
         if kind == "scan":
             zone = require(event, "zone", str)
-            card = _card_ref(state.cards, require(event, "card", str))
+            card = card_ref(state.cards, require(event, "card", str))
             override = bool(event.get("override", False))
             seat = seat_zone(zone, len(state.players))
             if zone in (POT, VOID):
@@ -350,10 +306,10 @@ class GodNumRules(Rules[GodNumState]):
             return self._play(state, seat, card, override)
         seat = self._seat(state, event)
         if kind == "play":
-            card = _card_ref(state.cards, require(event, "card", str))
+            card = card_ref(state.cards, require(event, "card", str))
             return self._play(state, seat, card, bool(event.get("override", False)))
         if kind == "discard":
-            cards = _card_list(state.cards, require(event, "cards", (list, str)), "cards")
+            cards = card_list(state.cards, require(event, "cards", (list, str)), "cards")
             more = event.get("more", False)
             if not isinstance(more, bool):
                 raise MalformedEvent(f"event field 'more' must be true or false, got {more!r}")
@@ -381,7 +337,7 @@ class GodNumRules(Rules[GodNumState]):
         lo, hi = state.options["target_min"], state.options["target_max"]
         if not lo <= value <= hi:
             raise MalformedEvent(f"target {value!r} is outside the range {lo}-{hi}", rule="GN-4")
-        return _with(state, target=value,
+        return evolve(state, target=value,
                        ruling=f"The target divine number is {value} (GN-4).")
 
     def _starting_player(self, state: GodNumState, event: Event) -> GodNumState:
@@ -393,9 +349,9 @@ class GodNumRules(Rules[GodNumState]):
                               rule="GN-4")
         if not 1 <= value <= len(state.players):
             raise MalformedEvent(f"starting player {value!r}: there is no such seat", rule="GN-4")
-        legions = tuple(_with(lg, deck_count=lg.deck_count - HAND_SIZE, hand_count=HAND_SIZE)
+        legions = tuple(evolve(lg, deck_count=lg.deck_count - HAND_SIZE, hand_count=HAND_SIZE)
                         for lg in state.legions)
-        return _with(state, turn=value, legions=legions,
+        return evolve(state, turn=value, legions=legions,
                        ruling=f"{state.name(value)} starts. Everyone shuffles their legion deck "
                               f"and draws {HAND_SIZE} cards; the divine number is 0, "
                               "attributeless (GN-4).")
@@ -486,17 +442,17 @@ class GodNumRules(Rules[GodNumState]):
         face = self._check_play(state, seat, card, override)
         name = state.name(seat)
         state = self._take(state, seat, card)
-        state = _with(state, plays=state.plays + 1)
+        state = evolve(state, plays=state.plays + 1)
         lg = state.legion(seat)
         if face.kind == "function":
             fn = face.attrs.get("function")
             skip = 0
             if fn == "chaos":
-                state = _with(state, attribute=None)
+                state = evolve(state, attribute=None)
                 msg = (f"{name} plays Chaos: the divine number {state.divine_number} is now "
                        "attributeless (GN-3).")
             elif fn == "reverse":
-                state = _with(state, direction=-state.direction)
+                state = evolve(state, direction=-state.direction)
                 msg = f"{name} plays Reverse: turn order reverses (GN-3)."
             elif fn == "skip":
                 skip = 1
@@ -504,34 +460,34 @@ class GodNumRules(Rules[GodNumState]):
                 msg = f"{name} plays Skip: {state.name(nxt)} loses their turn (GN-3)."
             elif fn == "cleanse":
                 k = max(0, lg.karma - 1)
-                state = self._set_legion(state, seat, _with(lg, karma=k))
+                state = self._set_legion(state, seat, evolve(lg, karma=k))
                 msg = f"{name} plays Cleanse: karma {lg.karma} -> {k} (GN-3)."
             else:
                 raise MalformedEvent(f"card {card!r}: unknown function {fn!r} in deck data")
-            return self._finish_turn(_with(state, pile=(*state.pile, card)), seat, msg, skip)
+            return self._finish_turn(evolve(state, pile=(*state.pile, card)), seat, msg, skip)
         number = face.number or 0
         target = state.target or 0
         total = state.divine_number + number
         if total == target:
-            return _with(state, pile=(*state.pile, card), divine_number=total,
+            return evolve(state, pile=(*state.pile, card), divine_number=total,
                            attribute=face.element, last_number=number, finished=True,
                            winners=(seat,),
                            ruling=f"{name} plays {face.name}: the divine number is exactly "
                                   f"{total}, the target. {name} wins (GN-7, GN-11).")
         if total > target:
             if state.options["bust"] == "stand":
-                state = _with(state, pile=(*state.pile, card), divine_number=total,
+                state = evolve(state, pile=(*state.pile, card), divine_number=total,
                                 attribute=face.element, last_number=face.number)
                 msg = (f"{name} plays {face.name}: {total} exceeds the target "
                        f"{state.target}; it stands and {name} is eliminated (GN-8).")
             else:
-                state = _with(state, out=state.out | {card})
+                state = evolve(state, out=state.out | {card})
                 msg = (f"{name} plays {face.name}: {total} would exceed the target "
                        f"{state.target}; the card does not count, the divine number stays "
                        f"{state.divine_number}, and {name} is eliminated (GN-8).")
-            state = _with(state, busts=state.busts + 1)
+            state = evolve(state, busts=state.busts + 1)
             return self._eliminate(state, seat, msg)
-        state = _with(state, pile=(*state.pile, card), divine_number=total,
+        state = evolve(state, pile=(*state.pile, card), divine_number=total,
                         attribute=face.element, last_number=face.number)
         msg = (f"{name} plays {face.name}: the divine number is {total} of {state.target}, "
                f"{_cap(face.element or '')} {face.number} is current (GN-7).")
@@ -541,19 +497,19 @@ class GodNumRules(Rules[GodNumState]):
         """``card`` leaves ``seat``'s hand (with an override: from wherever it was)."""
         lg = state.legion(seat)
         if card in lg.unseen:
-            return self._set_legion(state, seat, _with(lg, unseen=lg.unseen - {card},
+            return self._set_legion(state, seat, evolve(lg, unseen=lg.unseen - {card},
                                                          hand_count=lg.hand_count - 1))
         # Override (C-1): the referee says the card is in this hand after all.
-        state = self._set_legion(state, seat, _with(lg, hand_count=max(0, lg.hand_count - 1)))
+        state = self._set_legion(state, seat, evolve(lg, hand_count=max(0, lg.hand_count - 1)))
         owner = state.owner.get(card)
         if owner is not None and card in state.legion(owner).unseen:
             other = state.legion(owner)
             if other.deck_count > 0:
-                other = _with(other, deck_count=other.deck_count - 1)
+                other = evolve(other, deck_count=other.deck_count - 1)
             else:
-                other = _with(other, hand_count=max(0, other.hand_count - 1))
-            state = self._set_legion(state, owner, _with(other, unseen=other.unseen - {card}))
-        return _with(state, pile=tuple(c for c in state.pile if c != card),
+                other = evolve(other, hand_count=max(0, other.hand_count - 1))
+            state = self._set_legion(state, owner, evolve(other, unseen=other.unseen - {card}))
+        return evolve(state, pile=tuple(c for c in state.pile if c != card),
                        out=state.out - {card})
 
     def _discard(self, state: GodNumState, seat: int, cards: list[Any], more: bool,
@@ -584,8 +540,8 @@ class GodNumRules(Rules[GodNumState]):
             state = self._take(state, seat, c)
         lg = state.legion(seat)
         karma = lg.karma + len(cards)
-        state = self._set_legion(state, seat, _with(lg, karma=karma))
-        state = _with(state, out=state.out | set(cards), discards=state.discards + len(cards),
+        state = self._set_legion(state, seat, evolve(lg, karma=karma))
+        state = evolve(state, out=state.out | set(cards), discards=state.discards + len(cards),
                         discarding=True)
         limit = state.options["karma_limit"]
         names = ", ".join(f.name for f in faces)
@@ -595,13 +551,13 @@ class GodNumRules(Rules[GodNumState]):
             return self._eliminate(state, seat, msg[:-1] + f" {state.name(seat)} reaches the "
                                    "karma limit and is eliminated (GN-9).")
         if more:
-            return _with(state, ruling=msg + " Discard more or end the turn.")
+            return evolve(state, ruling=msg + " Discard more or end the turn.")
         return self._finish_turn(state, seat, msg, skip=0)
 
     def _set_legion(self, state: GodNumState, seat: int, lg: Legion) -> GodNumState:
         legions = list(state.legions)
         legions[seat - 1] = lg
-        return _with(state, legions=tuple(legions))
+        return evolve(state, legions=tuple(legions))
 
     def _next_seat(self, state: GodNumState, seat: int) -> int:
         n = len(state.players)
@@ -630,15 +586,15 @@ class GodNumRules(Rules[GodNumState]):
             if mine:
                 pile = tuple(c for c in pile[:-1] if c not in set(mine)) + top
                 reshuffled = len(mine)
-                lg = _with(lg, unseen=lg.unseen | set(mine), deck_count=lg.deck_count + len(mine))
+                lg = evolve(lg, unseen=lg.unseen | set(mine), deck_count=lg.deck_count + len(mine))
                 note = (f" {state.name(seat)} draws {draw_first}, then shuffles their "
                         f"{len(mine)} played card(s) into a new deck (GN-10).")
             elif lg.deck_count == 0:
                 note = (f" {state.name(seat)}'s deck is empty and nothing was played: "
                         "no draw (GN-10).")
         take = min(need, lg.deck_count)
-        lg = _with(lg, deck_count=lg.deck_count - take, hand_count=lg.hand_count + take)
-        state = _with(state, pile=pile, reshuffles=state.reshuffles + (1 if reshuffled else 0))
+        lg = evolve(lg, deck_count=lg.deck_count - take, hand_count=lg.hand_count + take)
+        state = evolve(state, pile=pile, reshuffles=state.reshuffles + (1 if reshuffled else 0))
         return self._set_legion(state, seat, lg), note
 
     def _finish_turn(self, state: GodNumState, seat: int, msg: str, skip: int) -> GodNumState:
@@ -646,22 +602,22 @@ class GodNumRules(Rules[GodNumState]):
         nxt = self._next_seat(state, seat)
         for _ in range(skip):
             nxt = self._next_seat(state, nxt)
-        return _with(state, turn=nxt, discarding=False, turns=state.turns + 1,
+        return evolve(state, turn=nxt, discarding=False, turns=state.turns + 1,
                        ruling=f"{msg}{note} {state.name(nxt)}'s turn.")
 
     def _eliminate(self, state: GodNumState, seat: int, msg: str) -> GodNumState:
         lg = state.legion(seat)
         # GN-8: the eliminated player's hand (and the rest of the legion deck) leave the game.
-        state = self._set_legion(state, seat, _with(lg, unseen=frozenset(), deck_count=0,
+        state = self._set_legion(state, seat, evolve(lg, unseen=frozenset(), deck_count=0,
                                                       hand_count=0, eliminated=True))
-        state = _with(state, out=state.out | lg.unseen, discarding=False)
+        state = evolve(state, out=state.out | lg.unseen, discarding=False)
         live = state.live
         if len(live) == 1:
-            return _with(state, finished=True, winners=live, turns=state.turns + 1,
+            return evolve(state, finished=True, winners=live, turns=state.turns + 1,
                            ruling=f"{msg} {state.name(live[0])} is the last legion standing and "
                                   "wins (GN-11).")
         nxt = self._next_seat(state, seat)
-        return _with(state, turn=nxt, turns=state.turns + 1,
+        return evolve(state, turn=nxt, turns=state.turns + 1,
                        ruling=f"{msg} {state.name(nxt)}'s turn.")
 
     # ----------------------------------------------------------------- views

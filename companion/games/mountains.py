@@ -63,6 +63,7 @@ from companion.engine import (
     Rules,
     Setup,
     event_type,
+    evolve,
     require,
     seat_zone,
 )
@@ -97,7 +98,6 @@ from companion.games.mountains_state import (
     order_needs,
     pile,
     reachable_moves,
-    replace,
     roll_due,
     seat_place,
     set_player,
@@ -212,7 +212,7 @@ class MountainsRules(Rules[MountainsState]):
             s, fell = defeat_and_finish(s, before)
             if fell:
                 text = f"{text}. {fell}"
-        return replace(s, ruling=_sentence(text))
+        return evolve(s, ruling=_sentence(text))
 
     # -- chance (C-4, MR-11) --------------------------------------------------------------
     def chance(self, state: MountainsState, rng: random.Random) -> Event | None:
@@ -280,13 +280,13 @@ def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         (d,) = _dice(event, 1)
         rolls = list(s.order_rolls)
         rolls[seat - 1] = (*rolls[seat - 1], d)
-        s = replace(s, order_rolls=tuple(rolls))
+        s = evolve(s, order_rolls=tuple(rolls))
         needs = order_needs(s)
         if needs:
             tied = any(len(r) > 1 for r in rolls)
             return s, f"{name} rolls {d}" + (" (tie re-roll)" if tied else "")
         order = tuple(sorted(range(1, len(rolls) + 1), key=lambda x: rolls[x - 1], reverse=True))
-        s = replace(s, phase="pick", pick_order=order)
+        s = evolve(s, phase="pick", pick_order=order)
         return s, (f"{name} rolls {d}. Pick order: "
                    f"{', '.join(s.name(x) for x in order)}; {s.name(order[0])} draws a "
                    "character card blindly and shows it (MR-3)")
@@ -295,7 +295,7 @@ def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         dice = _dice(event, pend.dice)
         rest = list(s.pending)
         rest.remove(pend)
-        s = replace(s, pending=tuple(rest))
+        s = evolve(s, pending=tuple(rest))
         return skills.resolve_roll(s, pend, dice)
     if s.phase != "play":
         raise IllegalPlay(f"no roll is expected during {s.phase!r}", rule="MR-11")
@@ -307,7 +307,7 @@ def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     if s.roll:
         raise IllegalPlay(f"{name} already rolled {list(s.roll)} this turn", rule="MR-5")
     dice = _dice(event, 2 if s.showdown else 1)
-    s = replace(s, roll=dice)
+    s = evolve(s, roll=dice)
     opts = " or ".join(str(n) for n in move_steps(s))
     how = "final showdown: " if s.showdown else ""
     steps = "step" if move_steps(s) == (1,) else "steps"
@@ -366,16 +366,16 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     pend = next(p for p in s.pending if p.kind == "draw" and p.seat == seat)
     rest = list(s.pending)
     rest.remove(pend)
-    s = bump(replace(s, pending=tuple(rest)), "draws")
+    s = bump(evolve(s, pending=tuple(rest)), "draws")
     name = s.name(seat)
     if expect == "weapon":
         s = move_card(s, card, seat_place(seat))  # off its former place, even another row
-        s = replace(s, fresh=s.fresh | {card})
+        s = evolve(s, fresh=s.fresh | {card})
         return s, (f"{name} draws {s.weapon_label(card)}{forced}; it cannot be used this "
                    "turn (MR-7)")
     if expect == "challenge":
         s = move_card(s, card, discard("challenge"))
-        s = replace(s, pending=(Pending("result", seat, card=card), *s.pending))
+        s = evolve(s, pending=(Pending("result", seat, card=card), *s.pending))
         return s, (f"{name} draws the challenge {face.name!r}{forced}: {face.text} "
                    "Enter the winner (MR-9)")
     s = move_card(s, card, discard("chance"))
@@ -386,7 +386,7 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
 def _pick(s: MountainsState, seat: int, card: str, forced: str) -> tuple[MountainsState, str]:
     face = s.face(card)
     s = move_card(s, card, seat_place(seat))
-    s = set_player(s, replace(s.player(seat), character=face.id, element=face.element))
+    s = set_player(s, evolve(s.player(seat), character=face.id, element=face.element))
     text = f"{s.name(seat)} is {face.name} ({face.element}){forced}"
     left = [p for p in s.players if not p.character]
     remaining = s.in_place(pile("character"))
@@ -394,13 +394,13 @@ def _pick(s: MountainsState, seat: int, card: str, forced: str) -> tuple[Mountai
         last = left[0].seat
         f2 = s.face(remaining[0])
         s = move_card(s, remaining[0], seat_place(last))
-        s = set_player(s, replace(s.player(last), character=f2.id, element=f2.element))
+        s = set_player(s, evolve(s.player(last), character=f2.id, element=f2.element))
         text += f"; the last card goes to {s.name(last)}: {f2.name} ({f2.element})"
         left = []
     if left:
         nxt = s.pick_order[len(s.players) - len(left)]
         return s, f"{text}; {s.name(nxt)} picks next (MR-3)"
-    s = replace(s, phase="corner")
+    s = evolve(s, phase="corner")
     first = s.pick_order[0]
     return s, f"{text}. {s.name(first)} chooses the start corner (MR-2)"
 
@@ -419,8 +419,8 @@ def _on_corner(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
                           f"{list(s.board.corners)}", rule="MR-2")
     end = s.board.opposite(corner)
     for p in s.players:
-        s = set_player(s, replace(p, tile=corner, hp=START_HP))
-    s = replace(s, phase="play", start=corner, end=end)
+        s = set_player(s, evolve(p, tile=corner, hp=START_HP))
+    s = evolve(s, phase="play", start=corner, end=end)
     s, turn = begin_turn(s, first)
     return s, (f"everyone starts on {corner} with {START_HP} HP; the endpoint is {end} "
                f"(MR-2). {turn}")
@@ -448,8 +448,8 @@ def _on_move(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
             f"{s.player(seat).tile} (no tile twice, never against an arrow); reachable: "
             f"{', '.join(moves)}", rule="MR-5")
     final = s.board.tile(to).exit or to
-    s = set_player(s, replace(s.player(seat), tile=final))
-    s = bump(replace(s, moved=True), "moves")
+    s = set_player(s, evolve(s.player(seat), tile=final))
+    s = bump(evolve(s, moved=True), "moves")
     text = f"{name} moves to {to}"
     if final != to:
         text += f" and takes the stairs to {final} (MR-5)"
@@ -501,7 +501,7 @@ def _on_attack(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         parts.append(f"{s.face(card).name} hits {s.name(target)} for {dmg}")
     for card, _ in strikes:
         s = move_card(s, card, discard("weapon"))
-    s = bump(replace(s, attacked=True), "attacks")
+    s = bump(evolve(s, attacked=True), "attacks")
     s, said = hit(s, seat, damage)
     return s, f"{name} attacks: {'; '.join(parts)} ({', '.join(said)}); used weapons go to " \
               "the weapon discard pile (MR-7)"
@@ -529,7 +529,7 @@ def _on_result(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
                           f"winner {winner!r}, loser {loser!r}", rule="MR-9")
     rest = list(s.pending)
     rest.remove(pend)
-    s = replace(s, pending=tuple(rest))
+    s = evolve(s, pending=tuple(rest))
     face = s.face(pend.card)
     s, w = apply_effect(s, winner, face.attrs["winner"], other=loser)
     s, lo = apply_effect(s, loser, face.attrs["loser"], other=winner)
@@ -548,7 +548,7 @@ def _on_pick_weapon(s: MountainsState, event: Event) -> tuple[MountainsState, st
         raise CardNotAvailable(f"{card!r} is not a weapon of {s.name(owner)}'s", rule="C-1")
     rest = list(s.pending)
     rest.remove(pend)
-    s = replace(s, pending=tuple(rest))
+    s = evolve(s, pending=tuple(rest))
     if kind == "discard":
         s = move_card(s, card, discard("weapon"))
         return s, f"{s.name(seat)} discards {s.weapon_label(card)}"

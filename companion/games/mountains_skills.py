@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import Event, require
+from companion.engine import Event, evolve, require
 from companion.errors import IllegalPlay, MalformedEvent
 from companion.games.mountains_state import (
     MountainsState,
@@ -45,7 +45,6 @@ from companion.games.mountains_state import (
     draw,
     hit,
     move_card,
-    replace,
     seat_place,
     set_player,
 )
@@ -212,48 +211,48 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
             f"{s.name(target)} is {_dist(s, seat, target)} tiles away; the reach is "
             f"{HUAN_REACH}", rule="MR-8")
 
-    s = set_player(s, replace(p, hp=p.hp - c))
-    s = replace(s, skilled=True)
+    s = set_player(s, evolve(p, hp=p.hp - c))
+    s = evolve(s, skilled=True)
     if sk.spends == "movement":
-        s = replace(s, moved=True)
+        s = evolve(s, moved=True)
     if sk.spends == "attack":
-        s = replace(s, attacked=True)
+        s = evolve(s, attacked=True)
     paid = f" (pays {c} HP)" if c else ""
     which = "the basic skill" if slot == "basic" else f"skill {slot}"
     head = f"{name} uses {which}{paid}"
     if key == ("xi-bian", "basic"):
-        s = set_player(s, replace(s.player(seat), hp=s.player(seat).hp + 1))
+        s = set_player(s, evolve(s.player(seat), hp=s.player(seat).hp + 1))
         return s, f"{head}: +1 HP, now {s.player(seat).hp}"
     if key == ("xi-bian", "1"):
-        return replace(s, thorns=s.thorns | {seat}), (
+        return evolve(s, thorns=s.thorns | {seat}), (
             f"{head}: until their next turn, whoever attacks {name} loses 1 HP per attack")
     if key == ("xi-bian", "2"):
         s = move_card(s, card, discard("weapon"))
         return s, f"{head}: {s.name(target)} discards {s.weapon_label(card)}"
     if key == ("xi-bian", "3"):
         siphon = (*(x for x in s.siphon if x[0] != seat), (seat, 0))
-        return replace(s, siphon=siphon), (
+        return evolve(s, siphon=siphon), (
             f"{head}: until their next turn, {name} gains 1 HP per 2 HP the others lose")
     if key == ("qing-luan", "basic"):
-        s = replace(s, move_bonus=s.move_bonus + add)
+        s = evolve(s, move_bonus=s.move_bonus + add)
         return s, f"{head}: +{add} to movement this turn"
     if key in {("qing-luan", "1"), ("ling-yu", "1")}:
-        s = replace(s, pending=(*s.pending, Pending("roll", seat, purpose=sk.character + "-1",
+        s = evolve(s, pending=(*s.pending, Pending("roll", seat, purpose=sk.character + "-1",
                                                     dice=1)))
         return s, f"{head}: roll a die"
     if key == ("qing-luan", "2"):
         mine, theirs = s.player(seat).tile, s.player(target).tile
-        s = set_player(s, replace(s.player(seat), tile=theirs))
-        s = set_player(s, replace(s.player(target), tile=mine))
+        s = set_player(s, evolve(s.player(seat), tile=theirs))
+        s = set_player(s, evolve(s.player(target), tile=mine))
         return s, f"{head}: {name} and {s.name(target)} swap places (no tile activates, MR-6)"
     if key == ("qing-luan", "3"):
-        s = set_player(s, replace(s.player(target), tile=tile))
+        s = set_player(s, evolve(s.player(target), tile=tile))
         return s, f"{head}: {s.name(target)} is put on {tile} (no tile activates, MR-6)"
     if key == ("huan", "basic"):
         s, said = hit(s, seat, {target: 1})
         return s, f"{head}: {', '.join(said)}"
     if key == ("huan", "1"):
-        return replace(s, boosted=card), f"{head}: {s.weapon_label(card)} deals +2 this turn"
+        return evolve(s, boosted=card), f"{head}: {s.weapon_label(card)} deals +2 this turn"
     if key == ("huan", "2"):
         s, text = draw(s, seat, "weapon")
         return s, f"{head}: {text}; it cannot be used this turn"
@@ -261,9 +260,9 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
         s, said = hit(s, seat, {x: 1 for x in s.living if x != seat})
         return s, f"{head}: {', '.join(said)}"
     if key == ("ling-yu", "basic"):
-        return replace(s, double_range=True), f"{head}: weapon ranges are doubled this turn"
+        return evolve(s, double_range=True), f"{head}: weapon ranges are doubled this turn"
     if key == ("ling-yu", "2"):
-        s = replace(s, skip_move=s.skip_move | {target})
+        s = evolve(s, skip_move=s.skip_move | {target})
         return s, f"{head}: {s.name(target)} skips their movement next turn"
     # ("ling-yu", "3")
     s = move_card(s, card, seat_place(seat))
@@ -276,7 +275,7 @@ def resolve_roll(
     """The die of Qing Luan's or Ling Yu's skill 1 (MR-8)."""
     name = s.name(pend.seat)
     if pend.purpose == "qing-luan-1":
-        s = replace(s, extra_dice=(*s.extra_dice, *dice))
+        s = evolve(s, extra_dice=(*s.extra_dice, *dice))
         return s, f"{name} rolls {dice[0]} for skill 1: move by any one of your dice"
     v = dice[0]
     if v == 1:

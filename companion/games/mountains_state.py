@@ -12,26 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from companion.cards import CardFace
+from companion.engine import evolve
 from companion.games.mountains_board import Board, reachable
-
-T = TypeVar("T")
 
 START_HP = 10
 
 
-def replace(obj: T, **changes: Any) -> T:
-    """A copy of the frozen dataclass ``obj`` with ``changes`` (``dataclasses.replace``).
-
-    Same result, without re-running ``__init__``: the engine builds many states per event
-    and the full dataclass machinery was most of the adjudication time.
-    """
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
-    return new
 DECKS = ("character", "weapon", "challenge", "chance")
 
 
@@ -153,13 +142,13 @@ class MountainsState:
 def bump(s: MountainsState, key: str, n: int = 1) -> MountainsState:
     c = dict(s.counts)
     c[key] = c.get(key, 0) + n
-    return replace(s, counts=tuple(sorted(c.items())))
+    return evolve(s, counts=tuple(sorted(c.items())))
 
 
 def set_player(s: MountainsState, p: Player) -> MountainsState:
     players = list(s.players)
     players[p.seat - 1] = p
-    return replace(s, players=tuple(players))
+    return evolve(s, players=tuple(players))
 
 
 def move_card(s: MountainsState, serial: str, place: str) -> MountainsState:
@@ -167,13 +156,13 @@ def move_card(s: MountainsState, serial: str, place: str) -> MountainsState:
     places = dict(s.places)
     old = places[serial]
     places[serial] = place
-    s = replace(s, places=places)
+    s = evolve(s, places=places)
     if old.startswith("seat:") and s.faces[serial].deck == "weapon":
         owner = s.player(int(old[5:]))
-        s = set_player(s, replace(owner, weapons=tuple(w for w in owner.weapons if w != serial)))
+        s = set_player(s, evolve(owner, weapons=tuple(w for w in owner.weapons if w != serial)))
     if place.startswith("seat:") and s.faces[serial].deck == "weapon":
         owner = s.player(int(place[5:]))
-        s = set_player(s, replace(owner, weapons=(*owner.weapons, serial)))
+        s = set_player(s, evolve(owner, weapons=(*owner.weapons, serial)))
     return s
 
 
@@ -188,7 +177,7 @@ def change_hp(s: MountainsState, seat: int, delta: int) -> tuple[MountainsState,
         return s, 0  # a player brought to 0 HP is out (MR-10): nothing heals them back
     new = max(0, p.hp + delta)
     changed = new - p.hp
-    s = set_player(s, replace(p, hp=new))
+    s = set_player(s, evolve(p, hp=new))
     if changed < 0:
         s = bump(s, "hp_lost", -changed)
         siphon = []
@@ -197,10 +186,10 @@ def change_hp(s: MountainsState, seat: int, delta: int) -> tuple[MountainsState,
                 gain = (pool - changed) // 2 - pool // 2
                 if gain:
                     o = s.player(owner)
-                    s = set_player(s, replace(o, hp=o.hp + gain))
+                    s = set_player(s, evolve(o, hp=o.hp + gain))
                 pool -= changed
             siphon.append((owner, pool))
-        s = replace(s, siphon=tuple(siphon))
+        s = evolve(s, siphon=tuple(siphon))
     return s, changed
 
 
@@ -217,11 +206,11 @@ def draw(s: MountainsState, seat: int, deck: str) -> tuple[MountainsState, str]:
         places = dict(s.places)
         for c in used:
             places[c] = pile(deck)
-        s = replace(s, places=places)
+        s = evolve(s, places=places)
         note = f"shuffle the {deck} discards into a new pile; "
     else:
         note = ""
-    s = replace(s, pending=(*s.pending, Pending("draw", seat, deck=deck)))
+    s = evolve(s, pending=(*s.pending, Pending("draw", seat, deck=deck)))
     return s, f"{note}{s.name(seat)} draws a {deck} card and shows it"
 
 
@@ -237,8 +226,8 @@ def defeat_and_finish(s: MountainsState, before: tuple[int, ...]) -> tuple[Mount
     for seat in fallen:
         for w in s.player(seat).weapons:
             s = move_card(s, w, discard("weapon"))
-        s = set_player(s, replace(s.player(seat), alive=False, tile=None, hp=0))
-    s = replace(
+        s = set_player(s, evolve(s.player(seat), alive=False, tile=None, hp=0))
+    s = evolve(
         s,
         pending=tuple(p for p in s.pending
                       if s.player(p.seat).alive and (p.kind != "take" or s.player(p.other).alive)),
@@ -252,7 +241,7 @@ def defeat_and_finish(s: MountainsState, before: tuple[int, ...]) -> tuple[Mount
     living = s.living
     if len(living) <= 1:
         winners = living if living else tuple(x for x in before if x in fallen)
-        s = replace(s, phase="over", finished=True, winners=winners, pending=())
+        s = evolve(s, phase="over", finished=True, winners=winners, pending=())
         won = " and ".join(s.name(x) for x in winners)
         text += f". {won} {'wins' if len(winners) == 1 else 'share the win'}!"
     elif not s.player(s.turn).alive:
@@ -276,7 +265,7 @@ def begin_turn(s: MountainsState, seat: int) -> tuple[MountainsState, str]:
     """Start ``seat``'s turn: their lasting effects end, next-turn effects apply (MR-8)."""
     skipped = seat in s.skip_move
     bonus = dict(s.tailwind).get(seat, 0)
-    s = replace(
+    s = evolve(
         s,
         turn=seat,
         turn_no=s.turn_no + 1,
@@ -338,28 +327,28 @@ def apply_effect(
         said.append(text)
     if effect.get("discard"):
         if s.player(seat).weapons:
-            s = replace(s, pending=(*s.pending, Pending("discard", seat)))
+            s = evolve(s, pending=(*s.pending, Pending("discard", seat)))
             said.append(f"{name} discards one of their weapons")
         else:
             said.append(f"{name} has no weapon to discard")
     if effect.get("steal"):
         if other and s.player(other).alive and s.player(other).weapons:
-            s = replace(s, pending=(*s.pending, Pending("take", seat, other=other)))
+            s = evolve(s, pending=(*s.pending, Pending("take", seat, other=other)))
             said.append(f"{name} takes one weapon of their choice from {s.name(other)}")
         else:
             said.append(f"{s.name(other) if other else 'nobody'} has no weapon to take")
     if "to" in effect:
         where = s.start if effect["to"] == "start" else s.board.centre
-        s = set_player(s, replace(s.player(seat), tile=where))
+        s = set_player(s, evolve(s.player(seat), tile=where))
         said.append(f"{name} goes to {where} (the tile does not activate, MR-6)")
     if "next_move" in effect:
         n = int(effect["next_move"])
         tw = dict(s.tailwind)
         tw[seat] = tw.get(seat, 0) + n
-        s = replace(s, tailwind=tuple(sorted(tw.items())))
+        s = evolve(s, tailwind=tuple(sorted(tw.items())))
         said.append(f"{name} adds {n} to their movement next turn")
     if effect.get("skip_move"):
-        s = replace(s, skip_move=s.skip_move | {seat})
+        s = evolve(s, skip_move=s.skip_move | {seat})
         said.append(f"{name} skips their movement next turn")
     return s, said
 

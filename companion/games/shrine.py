@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from companion.cards import CardFace
@@ -48,6 +48,7 @@ from companion.engine import (
     Rules,
     Setup,
     event_type,
+    evolve,
     require,
     seat_zone,
 )
@@ -114,22 +115,6 @@ class ShrineState:
 
     def name(self, seat: int) -> str:
         return self.players[seat - 1]
-
-
-_FIELDS = frozenset(f.name for f in fields(ShrineState))
-
-
-def _evolve(state: ShrineState, **changes: Any) -> ShrineState:
-    """``dataclasses.replace`` without re-running ``__init__``, which is most of the time
-    of an adjudication; the state has no ``__post_init__``. Raises ``TypeError`` on a name
-    that is not a field."""
-    unknown = changes.keys() - _FIELDS
-    if unknown:
-        raise TypeError(f"ShrineState has no field(s) {sorted(unknown)!r}")
-    new = object.__new__(ShrineState)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 class ShrineRules(Rules[ShrineState]):
@@ -256,24 +241,24 @@ class ShrineRules(Rules[ShrineState]):
                 rule="C-1",
             )
         if where == DECK:
-            return _evolve(state, deck=state.deck - {serial})
+            return evolve(state, deck=state.deck - {serial})
         if not override:
             raise CardNotAvailable(
                 f"{_card_name(state, serial)} {serial!r} is {_describe(state, where)}, not in "
                 "the deck; show a card from the deck (the referee can override)", rule="C-1",
             )
         if where == OUT:
-            return _evolve(state, out=tuple(c for c in state.out if c != serial))
+            return evolve(state, out=tuple(c for c in state.out if c != serial))
         if where == LOT:
-            return _evolve(state, lot=tuple(c for c in state.lot if c != serial))
+            return evolve(state, lot=tuple(c for c in state.lot if c != serial))
         if where.startswith("shrine:"):
             s = int(where[7:])
             shrines = list(state.shrines)
             shrines[s - 1] = tuple(c for c in shrines[s - 1] if c != serial)
-            return _evolve(state, shrines=tuple(shrines))
+            return evolve(state, shrines=tuple(shrines))
         s = int(where[5:])  # "seat:<n>": someone's start draw; they draw again
         draws = {k: v for k, v in state.draws.items() if k != s}
-        return _evolve(state, draws=draws)
+        return evolve(state, draws=draws)
 
     def _start_draw(self, state: ShrineState, serial: str, zone: str, override: bool,
                     by: Any) -> ShrineState:
@@ -300,7 +285,7 @@ class ShrineRules(Rules[ShrineState]):
         name = _card_name(state, serial)
         if len(draws) < len(state.contenders):
             waiting = _names(state, [s for s in state.contenders if s not in draws])
-            return _evolve(state, draws=draws,
+            return evolve(state, draws=draws,
                            ruling=f"{state.name(seat)} drew {name}{note}; waiting for {waiting}.")
         value = {s: _number(state, c) for s, c in draws.items()}
         top = max(value.values())
@@ -310,17 +295,17 @@ class ShrineRules(Rules[ShrineState]):
                           sorted(draws.items()))
         tally = _count(state.tally, "start_rounds")
         if len(leaders) > 1:
-            return _evolve(
+            return evolve(
                 state, deck=deck, draws={}, contenders=leaders,
                 draw_round=state.draw_round + 1, tally=tally,
                 ruling=f"Drawn: {shown}{note}. {_names(state, leaders)} tie at {top} and draw "
                        "again; put the drawn cards at the bottom of the deck (SK-2).",
             )
         starter = leaders[0]
-        state = _evolve(state, deck=deck, draws={}, contenders=(), starter=starter,
+        state = evolve(state, deck=deck, draws={}, contenders=(), starter=starter,
                         tally=tally)
         state = self._new_cycle(state, starter, extra=0)
-        return _evolve(
+        return evolve(
             state,
             ruling=f"Drawn: {shown}{note}. {state.name(starter)} drew the highest ({top}) and "
                    "starts; turns go clockwise. Put the drawn cards at the bottom of the deck "
@@ -333,7 +318,7 @@ class ShrineRules(Rules[ShrineState]):
             return self._finish(state)
         size = min(1 + extra, len(state.deck))
         cards = "one card" if size == 1 else f"{size} cards (a set, SK-8)"
-        return _evolve(
+        return evolve(
             state, phase="lot", cycle=state.cycle + 1, cycle_first=first, lot_size=size,
             lot=(), zero_bids=0, standing=0, high=0, turn=0, passed=frozenset(), bids=(),
             ruling=f"Cycle {state.cycle + 1}: draw {cards} from the deck for the lot.",
@@ -348,11 +333,11 @@ class ShrineRules(Rules[ShrineState]):
         lot = (*state.lot, serial)
         note = " (referee override)" if override else ""
         if len(lot) < state.lot_size:
-            return _evolve(state, lot=lot, ruling=f"Lot card {_card_name(state, serial)}{note}; "
+            return evolve(state, lot=lot, ruling=f"Lot card {_card_name(state, serial)}{note}; "
                            f"draw {state.lot_size - len(lot)} more.")
         first = state.cycle_first
-        state = _evolve(state, lot=lot, phase="bidding", turn=first)
-        return _evolve(
+        state = evolve(state, lot=lot, phase="bidding", turn=first)
+        return evolve(
             state,
             ruling=f"The lot is {_lot_text(state)}{note}. {state.name(first)} bids first, in "
                    f"{_element_text(state, _lot_elements(state))} Oinks (SK-3).",
@@ -385,7 +370,7 @@ class ShrineRules(Rules[ShrineState]):
         tally = _count(state.tally, "bids")
         if zero:
             tally = _count(tally, "zero_bids")
-        state = _evolve(
+        state = evolve(
             state, standing=amount, high=seat, bids=(*state.bids, (seat, amount)),
             zero_bids=state.zero_bids + (1 if zero else 0), tally=tally,
         )
@@ -396,13 +381,13 @@ class ShrineRules(Rules[ShrineState]):
         if not active:
             return self._won(state, said)
         nxt = _next_active(state, seat)
-        return _evolve(state, turn=nxt, ruling=f"{said} {state.name(nxt)}: bid more than "
+        return evolve(state, turn=nxt, ruling=f"{said} {state.name(nxt)}: bid more than "
                        f"{amount} or pass.")
 
     def _pass(self, state: ShrineState, event: Event) -> ShrineState:
         seat = self._bidder(state, event, "pass")
         passed = state.passed | {seat}
-        state = _evolve(state, passed=passed, tally=_count(state.tally, "passes"))
+        state = evolve(state, passed=passed, tally=_count(state.tally, "passes"))
         said = f"{state.name(seat)} passes and is out of this auction."
         if state.high and all(s in passed for s in state.seats if s != state.high):
             return self._won(state, said)
@@ -410,14 +395,14 @@ class ShrineRules(Rules[ShrineState]):
             aside = _lot_text(state)
             out = (*state.out, *state.lot)
             tally = _count(_count(state.tally, "auctions"), "set_aside")
-            state = _evolve(state, out=out, lot=(), tally=tally,
+            state = evolve(state, out=out, lot=(), tally=tally,
                             last={"cycle": state.cycle, "set_aside": list(state.lot)})
             state = self._new_cycle(state, _clockwise(state, state.cycle_first), extra=0)
-            return _evolve(state, ruling=f"{said} Everyone passed without a bid: {aside} is "
+            return evolve(state, ruling=f"{said} Everyone passed without a bid: {aside} is "
                            f"set aside, out of the game (SK-3). {state.ruling}")
         nxt = _next_active(state, seat)
         need = f"more than {state.standing}" if state.high else "at least 1"
-        return _evolve(state, turn=nxt,
+        return evolve(state, turn=nxt,
                        ruling=f"{said} {state.name(nxt)}: bid {need} or pass.")
 
     def _won(self, state: ShrineState, said: str) -> ShrineState:
@@ -428,7 +413,7 @@ class ShrineRules(Rules[ShrineState]):
             return self._settle(state, dict(zip(_lot_elements(state), low, strict=True)), said)
         # The proposal follows the winner's holdings, so it is shown on their phone and the
         # referee's view only (SK-7), not in the public ruling.
-        return _evolve(
+        return evolve(
             state, phase="payment", turn=winner,
             ruling=f"{said} {state.name(winner)} wins {_lot_text(state)} for {state.standing} "
                    f"Oinks, paid in any mix of {_element_text(state, _lot_elements(state))} "
@@ -535,13 +520,13 @@ class ShrineRules(Rules[ShrineState]):
         tally = _count(_count(state.tally, "auctions"), "won")
         tally = _count(tally, "cards_won", len(state.lot))
         tally = _count(tally, "oinks_bid", bid)
-        state = _evolve(
+        state = evolve(
             state, oinks=tuple(tuple(r) for r in oinks), pool=tuple(pool),
             shrines=tuple(shrines), lot=(), last=last, tally=tally, passed=frozenset(),
         )
         extra = state.zero_bids
         state = self._new_cycle(state, _clockwise(state, state.cycle_first), extra)
-        return _evolve(
+        return evolve(
             state,
             ruling=f"{said} {state.name(winner)} wins {won} for {price} and puts "
                    f"{them} in their shrine. {reason} "
@@ -564,7 +549,7 @@ class ShrineRules(Rules[ShrineState]):
         else:
             verdict = (f"{_names(state, winners)} tie at {best[0]} influence and "
                        f"{best[1]} Oinks and share the win")
-        return _evolve(
+        return evolve(
             state, phase="over", finished=True, winners=winners, lot=(), lot_size=0, turn=0,
             ruling=f"The deck is empty: the game ends (SK-9). Influence: {table}. {verdict} "
                    "(SK-10).",
