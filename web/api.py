@@ -229,6 +229,12 @@ def table_cards(table_id: str) -> Response:
     return jsonify({"version": table.version, "cards": table.cards()})
 
 
+@bp.get("/tables/<table_id>/log")
+def table_log(table_id: str) -> Response:
+    table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)
+    return jsonify({"version": table.version, "log": table.log_json()})
+
+
 @bp.get("/tables/<table_id>/seats")
 def table_seats(table_id: str) -> Response:
     table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)

@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 MAX_PLAYERS_NAME = 40
 TIMER_MAX = 3600
+LOG_IN_SNAPSHOT = 300
 
 
 class Refused(CompanionError):
@@ -185,7 +186,9 @@ class Table:
             "now": time.time(),
         }
         if viewer.role == "host":
-            out["log"] = self.log_json()
+            # The newest records only: this goes out on every change (GET .../log has all).
+            out["log"] = self.log_json()[-LOG_IN_SNAPSHOT:]
+            out["log_total"] = len(self.records)
             out["zones"] = self.zones()
             out["can_undo"] = self._undo_group_text()
         return out

@@ -78,7 +78,12 @@ def test_random_legal_games_through_the_api(app: Flask, client: FlaskClient, dat
         assert mine["view"] == json.loads(json.dumps(rules.view(replayed, s["seat"])))
         assert mine["actions"] == json.loads(json.dumps(rules.actions(replayed, s["seat"])))
         assert "log" not in mine
-    assert snaps["host"]["version"] == len(snaps["host"]["log"])
+    assert snaps["host"]["version"] == snaps["host"]["log_total"]
+    full = client.get(f"/api/tables/{t['table']}/log", headers=bearer(t["host_token"])).json
+    assert len(full["log"]) == full["version"] == table.version
+    assert [r["seq"] for r in full["log"]] == list(range(1, table.version + 1))
+    assert client.get(f"/api/tables/{t['table']}/log",
+                      headers=bearer(t["seats"][0]["token"])).status_code == 403
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -560,5 +560,7 @@ async function main() {
   if (C.role === "host") setupReferee();
   connect();
   setInterval(tickTimer, 250);
+  // A phone back from sleep may have missed changes while its stream was frozen.
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 }
 main();
