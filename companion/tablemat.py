@@ -29,8 +29,9 @@ bottom-right, bottom-left.
 Zones
 -----
 Seats sit around the edge, numbered clockwise seen from above starting at the near edge
-(``seat:1``); centre zones depend on the game (``universe`` for WuXing, ``pot`` and ``void`` for God Num,
-``lot`` for Shrine of the Elemental Kings, ``locus:1``/``locus:2`` for Gem Complete...).
+(``seat:1``); centre zones depend on the game (``universe`` for WuXing, ``pot`` and
+``void`` for God Num, ``lot`` for Shrine of the Elemental Kings, ``locus:1``/``locus:2``
+for Gem Complete; Mountains & Rivers has seats only).
 Zone names are the names the rules engines use in scan events (``Rules.zones``): a card
 shown in ``seat:n`` is seat n's card (C-6). Zones never overlap; each is large enough for
 a 63 x 88 mm card lying at any angle (at least 110 mm on each side) except the Locus rows,

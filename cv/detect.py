@@ -213,7 +213,7 @@ def find_cards(gray: Image, min_width: float = 30.0, max_width: float = 600.0) -
             pts = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
         sides = [float(np.hypot(*(pts[i] - pts[(i + 1) % 4]))) for i in range(4)]
         short, long_ = min(sides), max(sides)
-        if short <= 0 or not 1.18 <= long_ / short <= 2.2:
+        if short <= 0 or long_ / short > 2.4:
             continue
         quads.append(CardQuad(tuple(_clockwise([(2 * x, 2 * y) for x, y in pts]))))
     return quads

@@ -255,20 +255,39 @@ def _hand(frame: Image, quad: Image, fraction: float, rng: random.Random) -> Non
     cv2.circle(frame, (int(centre[0]), int(centre[1])), radius, (120, 150, 200), -1)
 
 
+_NOISE_PAD = 97
+_NOISE: dict[tuple[int, ...], Image] = {}
+
+
+def _noise_field(shape: tuple[int, ...]) -> Image:
+    key = tuple(shape)
+    if key not in _NOISE:
+        big = (shape[0] + _NOISE_PAD, shape[1] + _NOISE_PAD, *shape[2:])
+        _NOISE[key] = np.random.default_rng(12345).standard_normal(big, dtype=np.float32)
+    return _NOISE[key]
+
+
 def spoil(frame: Image, look: Look, rng: random.Random) -> Image:
     """Uneven light, blur, noise and JPEG, as a camera would."""
     hh, w = frame.shape[:2]
-    img = frame.astype(np.float32)
-    yy, xx = np.mgrid[0:hh, 0:w].astype(np.float32)
+    # The light field is smooth: compute it on a coarse grid and scale it up.
+    gh, gw = max(2, hh // 16), max(2, w // 16)
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    xx *= w / gw
+    yy *= hh / gh
     a = math.radians(look.gradient_angle)
     t = ((xx - w / 2) * math.cos(a) + (yy - hh / 2) * math.sin(a)) / max(w, hh)
     r2 = ((xx - w / 2) ** 2 + (yy - hh / 2) ** 2) / (w * w / 4 + hh * hh / 4)
-    light = look.gain * (1 + look.gradient * t) * (1 - 0.25 * r2)
-    img *= light[:, :, None]
+    light = cv2.resize(look.gain * (1 + look.gradient * t) * (1 - 0.25 * r2), (w, hh),
+                       interpolation=cv2.INTER_LINEAR)
+    img = frame.astype(np.float32) * light[:, :, None]
     if look.blur > 0.05:
         img = cv2.GaussianBlur(img, (0, 0), look.blur)
-    nrng = np.random.default_rng(rng.randrange(2**32))
-    img += nrng.normal(0, look.noise, img.shape).astype(np.float32)
+    # Sensor noise: a random window of a cached unit-variance field (drawing fresh
+    # Gaussian noise for every frame costs more than the rest of the frame).
+    field_ = _noise_field(img.shape)
+    dy, dx = rng.randrange(_NOISE_PAD), rng.randrange(_NOISE_PAD)
+    img += field_[dy:dy + hh, dx:dx + w] * float(look.noise)
     out = np.clip(img, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
     decoded: Image = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out

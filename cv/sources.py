@@ -85,10 +85,13 @@ class FrameSource(ABC):
     def _put(self, frame: Frame | None) -> None:
         while not self._stop.is_set():
             try:
-                self._queue.put(frame, timeout=0.1)
+                if self.live:
+                    self._queue.put_nowait(frame)
+                else:
+                    self._queue.put(frame, timeout=0.1)
                 return
             except queue.Full:
-                if self.live and frame is not None:
+                if self.live:  # the newest view of the table matters: drop the oldest
                     try:
                         self._queue.get_nowait()
                         self.stats.dropped += 1

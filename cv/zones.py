@@ -106,6 +106,11 @@ class MatLocator:
         if pose is None:
             scale = 0.5 if gray.shape[1] >= 1000 else 1.0
             pose = self._pose(self._detect(gray, scale))
+            if scale != 1.0 and (pose is None or len(pose.markers) < 4):
+                # A far marker of a steeply tilted mat can be too small at half size.
+                full = self._pose(self._detect(gray, 1.0))
+                if full is not None and (pose is None or len(full.markers) > len(pose.markers)):
+                    pose = full
         return pose
 
     def _pose(self, found: list[tuple[int, Image]]) -> MatPose | None:
