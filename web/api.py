@@ -225,7 +225,9 @@ def get_table(table_id: str) -> Response:
 
 @bp.get("/tables/<table_id>/cards")
 def table_cards(table_id: str) -> Response:
-    table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)
+    # Which face each printed serial has is printed on the cards themselves; it says
+    # nothing about where a card is, so seats may have it for typing a card by name.
+    table, _ = table_and_viewer(table_id, allow=("host", "seat"), need_token=True)
     return jsonify({"version": table.version, "cards": table.cards()})
 
 
@@ -292,7 +294,10 @@ def scan(table_id: str) -> Response:
                   "zone": zone}
 
         def respond(new: list[Any]) -> dict[str, Any]:
-            return {**result, "version": table.version, "ruling": new[0].ruling}
+            # Remembered for a repeated scan_id: in the words this token may read.
+            ruling = new[0].ruling if viewer.role == "host" else str(
+                table.snapshot(viewer)["view"].get("ruling", ""))
+            return {**result, "version": table.version, "ruling": ruling}
 
         new = table.play(services(current_app).store, event, viewer,
                          version=data.get("version"), scan_id=scan_id, respond=respond)

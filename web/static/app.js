@@ -480,9 +480,13 @@ function setupReferee() {
     ev.preventDefault();
     await send("/timer", {seconds: parseInt($("timer-seconds").value || "0", 10), version: snap.version});
   });
+  loadCards();
+}
+function loadCards() {
+  // Serial -> face, for typing a card by its name (the datalist matches labels too).
   api("GET", tablePath("/cards")).then((r) => {
-    if (!r.ok) return;
     const list = $("card-list");
+    if (!r.ok || !list) return;
     for (const c of r.data.cards) {
       cards[c.serial] = c;
       list.append(h("option", {value: c.serial}, `${c.name} (${c.deck})`));
@@ -558,6 +562,7 @@ async function main() {
   const r = await api("GET", `/api/games/${encodeURIComponent(C.game)}/faces`);
   if (r.ok) faces = r.data.faces;
   if (C.role === "host") setupReferee();
+  if (C.role === "seat") loadCards();
   connect();
   setInterval(tickTimer, 250);
   // A phone back from sleep may have missed changes while its stream was frozen.
