@@ -424,10 +424,11 @@ def mat_pages(doc: Document, paper: str, game: str, players: int | None
             x0, y0 = ox + m.cx - m.size / 2, oy + m.cy - m.size / 2
             bits = marker_bits(m.id)
             path = pen.c.beginPath()
-            for r in range(6):
-                for c in range(6):
-                    if bits[r][c]:
-                        path.rect((x0 + c * cell) * MM, (pen.page_h - y0 - (r + 1) * cell) * MM,
+            for row in range(6):
+                for col in range(6):
+                    if bits[row][col]:
+                        path.rect((x0 + col * cell) * MM,
+                                  (pen.page_h - y0 - (row + 1) * cell) * MM,
                                   cell * MM, cell * MM)
             pen.c.saveState()
             pen.c.setFillColorRGB(0, 0, 0)

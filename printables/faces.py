@@ -59,11 +59,19 @@ def face_layout(card_w: float, card_h: float) -> FaceLayout:
 
     Raises ``PrintError`` if the card is too small for a code of at least 1 mm modules.
     """
-    size = min(card_h / 2 - SAFE, card_w - 2 * (SAFE + INDEX_W))
+    tall = card_h / 2 - SAFE
+    size = min(tall, card_w - 2 * (SAFE + INDEX_W))
+    with_index = True
+    if size < tall:
+        # A narrow card (bridge): the corner index would cost module size, so it goes (the
+        # value and symbol are in the band) and only 2 modules + 1.5 mm stay white beside.
+        size = min(tall, (card_w - 2 * 1.5) / (1 + 4 / qr.MODULES))
+        with_index = False
     if size / qr.MODULES < 1.0:
         raise PrintError(f"a {card_w:g}x{card_h:g} mm card leaves no room for a readable QR code")
     qr_box = Rect((card_w - size) / 2, SAFE, size, size)
-    index = Rect(1.5, SAFE, qr_box.x - 1.5 - 2 * size / qr.MODULES, size * 0.6)
+    index = Rect(1.5, SAFE, qr_box.x - 1.5 - 2 * size / qr.MODULES if with_index else 0.0,
+                 size * 0.6)
     # Two modules of white under the code before the coloured band: the quiet zone there
     # is what a camera needs most when the card's lower half lies under another card.
     band_y = max(qr_box.bottom + 2 * size / qr.MODULES, card_h / 2 + 1.0)
@@ -131,19 +139,11 @@ def draw_face(pen: Pen, trim: Rect, face: CardFace, deck: DeckInfo | None, paylo
     else:
         pen.rect(at(lay.band), fill=ink)
     qr.draw(pen.c, payload, ox + lay.qr.x, oy + lay.qr.y, lay.qr.w, pen.page_h)
-    # Corner index: value above symbol.
+    # Corner index: value above symbol (narrow cards have none).
     idx = at(lay.index)
+    if idx.w >= 4.0:
+        _draw_index(pen, idx, face, theme, ink)
     value = face_value(face)
-    sym_size = min(idx.w, 6.0)
-    sym_y = idx.y + sym_size / 2
-    if value:
-        vsize = 15.0 if len(value) < 2 else 12.0
-        while stringWidth(value, "Helvetica-Bold", vsize) > idx.w * MM and vsize > 6:
-            vsize -= 0.5
-        pen.text(idx.x + idx.w / 2, idx.y + vsize * 0.72 / MM, value, size=vsize,
-                 font="Helvetica-Bold", colour=ink, align="centre")
-        sym_y = idx.y + vsize * 0.72 / MM + 2.0 + sym_size / 2
-    draw_symbol(pen.c, theme, idx.x + idx.w / 2, sym_y, sym_size, ink, pen.page_h, face.name)
     # Band: symbol, name, value in white.
     band = at(lay.band)
     draw_symbol(pen.c, theme, band.x + 6.0, band.y + band.h / 2, 6.5, (1, 1, 1), pen.page_h,
@@ -217,3 +217,17 @@ def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB) -> Non
         y += size * 1.2 / MM
     pen.text(cx, panel.bottom - 4, deck_name, size=6, font="Helvetica", colour=(1, 1, 1),
              align="centre")
+
+
+def _draw_index(pen: Pen, idx: Rect, face: CardFace, theme: str, ink: RGB) -> None:
+    value = face_value(face)
+    sym_size = min(idx.w, 6.0)
+    sym_y = idx.y + sym_size / 2
+    if value:
+        vsize = 15.0 if len(value) < 2 else 12.0
+        while stringWidth(value, "Helvetica-Bold", vsize) > idx.w * MM and vsize > 6:
+            vsize -= 0.5
+        pen.text(idx.x + idx.w / 2, idx.y + vsize * 0.72 / MM, value, size=vsize,
+                 font="Helvetica-Bold", colour=ink, align="centre")
+        sym_y = idx.y + vsize * 0.72 / MM + 2.0 + sym_size / 2
+    draw_symbol(pen.c, theme, idx.x + idx.w / 2, sym_y, sym_size, ink, pen.page_h, face.name)

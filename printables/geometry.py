@@ -360,7 +360,7 @@ def tile_poster(poster_w: float, poster_h: float, paper: str, *, overlap: float 
         win_w, win_h = area.w, area.h - footer
         cols = _count(poster_w, win_w, overlap)
         rows = _count(poster_h, win_h, overlap)
-        tiles = []
+        tiles: list[Tile] = []
         step_w = (poster_w - win_w) / (cols - 1) if cols > 1 else 0.0
         step_h = (poster_h - win_h) / (rows - 1) if rows > 1 else 0.0
         for r in range(rows):

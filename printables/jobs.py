@@ -275,7 +275,8 @@ def make_job(what: str, out: str | os.PathLike[str], opts: PrintOptions,
     except (OSError, CompanionError) as exc:
         # Leave nothing of this job: no temporary file, no lone PDF without its manifest,
         # no registered run whose PDF was never written.
-        for p in [*temps, *placed, *registered]:
+        leftovers: list[str | Path] = [*temps, *placed, *registered]
+        for p in leftovers:
             _unlink(p)
         if isinstance(exc, CompanionError):
             raise

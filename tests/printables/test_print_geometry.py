@@ -178,6 +178,13 @@ def test_bad_bleed_and_back_mode_are_refused() -> None:
         sheet_layout("a4", back_mode="both")
 
 
+def test_narrow_cards_drop_the_corner_index_for_a_bigger_code() -> None:
+    bridge = face_layout(57.15, 88.9)
+    assert bridge.index.w == 0.0
+    assert bridge.qr.w == pytest.approx(88.9 / 2 - 3.0)
+    assert face_layout(63, 88).index.w > 4.0
+
+
 def test_face_qr_is_as_large_as_the_top_half_allows() -> None:
     lay = face_layout(63, 88)
     assert lay.qr.w == pytest.approx(41.0)
@@ -190,7 +197,10 @@ def test_face_qr_is_as_large_as_the_top_half_allows() -> None:
     for card in CARDS:
         w, h = card_size(card)
         lay = face_layout(w, h)
-        assert lay.module >= 1.6
+        # >= 4.5 px per module at 1080p and >= 3 px at 720p from the standard position
+        assert lay.module * 150 / 63 >= 4.5 and lay.module * 100 / 63 >= 3.0
+        assert lay.qr.bottom <= h / 2 + 1e-9
+        assert lay.qr.x >= 2 * lay.module + 1.5 - 1e-9
         assert lay.text.h > 15 and lay.text.bottom < h
 
 
