@@ -141,18 +141,22 @@ def sets_for(game: str, players: int | None, copies: int) -> dict[str, int]:
     return {d: n * copies for d, n in rules.sets_needed(players).items()}
 
 
-def plan_runs(games: Sequence[str], opts: PrintOptions, rng: random.Random | None = None
-              ) -> list[tuple[DeckData, PrintRun]]:
+def plan_runs(games: Sequence[str], opts: PrintOptions, rng: random.Random | None = None,
+              taken: frozenset[str] = frozenset()) -> list[tuple[DeckData, PrintRun]]:
+    """Number the cards of each game; run ids avoid ``taken`` (runs already registered:
+    reusing one would overwrite its manifest and orphan cards already printed, C-1)."""
     created = datetime.now(UTC).isoformat(timespec="seconds")
     out = []
-    used: set[str] = set()
+    used: set[str] = set(taken)
     for game in games:
         deck = load_deck(game)
         sets = sets_for(game, opts.players, opts.copies)
         run_id = opts.run_ids.get(game)
+        if run_id is not None and run_id in used:
+            raise PrintError(f"print run {run_id!r} is already registered")
         run = new_run(deck, decks=list(sets), sets_per_deck=sets, run_id=run_id, rng=rng,
                       created=created)
-        while run.run_id in used:  # two games of one job never share a run id
+        while run.run_id in used:  # never an id of this job or of a registered run
             run = new_run(deck, decks=list(sets), sets_per_deck=sets, rng=rng, created=created)
         used.add(run.run_id)
         out.append((deck, run))
@@ -186,7 +190,8 @@ def job_info(opts: PrintOptions, sheet: Sheet | None) -> dict[str, Any]:
 Extra = Callable[[Document], list[dict[str, Any]]]
 
 
-def build(what: str, opts: PrintOptions, rng: random.Random | None = None
+def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
+          taken: frozenset[str] = frozenset()
           ) -> tuple[bytes, dict[str, Any], list[tuple[PrintRun, dict[str, Any]]]]:
     """Draw a job in memory: PDF bytes, the file manifest, and (run, run manifest) pairs.
 
@@ -215,7 +220,7 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None
     info = job_info(opts, sheet)
     runs: list[tuple[PrintRun, dict[str, Any]]] = []
     extra_pages: list[dict[str, Any]] = []
-    for deck, run in plan_runs(games, opts, rng):
+    for deck, run in plan_runs(games, opts, rng, taken):
         assert sheet is not None
         rows = draw_run(doc, deck, run, sheet)
         m = run.manifest()
@@ -253,7 +258,8 @@ def make_job(what: str, out: str | os.PathLike[str], opts: PrintOptions,
     """
     pdf_path = check_output(out)
     root = check_data_dir(data_dir) if data_dir is not None else None
-    pdf, manifest, runs = build(what, opts, rng)
+    taken = frozenset(p.stem for p in (root / "runs").glob("*.json")) if root else frozenset()
+    pdf, manifest, runs = build(what, opts, rng, taken)
     man_path = manifest_path(pdf_path)
     temps: list[str] = []
     placed: list[Path] = []

@@ -39,6 +39,20 @@ def test_print_writes_pdf_and_manifest_and_registers_the_run(tmp_path: Path) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "wx.manifest.json", "wx.pdf"]
 
 
+def test_a_new_run_never_reuses_a_registered_run_id(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = make_job("shrine", tmp_path / "a.pdf", PrintOptions(extras=False), data,
+                     random.Random(9))
+    # the same random stream would draw the same id again: it must be skipped
+    second = make_job("shrine", tmp_path / "b.pdf", PrintOptions(extras=False), data,
+                      random.Random(9))
+    assert first.runs[0].run_id != second.runs[0].run_id
+    assert len(RunStore(data).all()) == 2
+    with pytest.raises(PrintError, match="already registered"):
+        make_job("shrine", tmp_path / "c.pdf",
+                 PrintOptions(extras=False, run_ids={"shrine": first.runs[0].run_id}), data)
+
+
 def test_viewer_preferences_ask_for_actual_size_and_the_duplex_flip() -> None:
     pdf, _, _ = build("shrine", PrintOptions(backs="short-edge", extras=False),
                       random.Random(1))
