@@ -11,7 +11,7 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion import errors
@@ -64,6 +64,9 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response | HTTPException:
         if not request.path.startswith("/api/"):
+            if exc.code in (403, 404, 405):  # a readable page for people
+                page = render_template("error.html", code=exc.code, message=exc.description)
+                return Response(page, status=exc.code, mimetype="text/html")
             return exc
         code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
                 413: "too_large"}.get(exc.code or 400, "http_error")

@@ -44,6 +44,7 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Table Companion serving on http://{args.host}:{server.effective_port}/ "
           f"({args.threads} threads); data in {Path(args.data_dir).resolve()}")
     print(f"Lobby: {base}")
+    print_referee_links(app, base)
     if args.demo:
         print_demo(app, base)
     print("Stop with Ctrl+C.", flush=True)
@@ -72,6 +73,23 @@ def demo_table(app: Any) -> Any:
     if tables:
         return max(tables, key=lambda t: t.created)
     return svc.tables.create("wuxing", list(DEMO_PLAYERS))
+
+
+def print_referee_links(app: Any, base: str) -> None:
+    """The referee link of every table still in play (the host token is shown nowhere else
+    after creation, and this terminal is the host's)."""
+    from web import services
+
+    tables = [t for t in services(app).tables.all() if not t.match.state.finished]
+    if not tables:
+        return
+    print("Tables in play (referee links):")
+    for t in tables:
+        print(f"  {t.rules.title} {t.id} ({', '.join(t.players)}, version {t.version}): "
+              f"{base.rstrip('/')}/t/{t.id}/referee?token={t.config['host_token']}")
+    broken = services(app).tables.broken
+    for tid, why in broken.items():
+        print(f"  table {tid} could not be rebuilt: {why}")
 
 
 def print_demo(app: Any, base: str) -> None:

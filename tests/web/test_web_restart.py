@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -126,3 +127,15 @@ def test_join_links_show_the_lan_address_when_bound_to_it() -> None:
     assert public_url("0.0.0.0", 8000) == f"http://{lan or '127.0.0.1'}:8000/"
     if lan is not None:
         assert not lan.startswith("127.")
+
+
+def test_bench_web_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    """A small run of ``companion bench web`` (figures, not timings, are checked)."""
+    from web.bench import run_bench
+
+    assert run_bench(phones=3, scans=3, streams=5) == 0
+    out = capsys.readouterr().out
+    assert "phones connected: 3/3" in out
+    assert re.search(r"scan-to-phone latency, 3 scans x 3 phones .* p50 [\d.]+ ms, "
+                     r"p95 [\d.]+ ms", out)
+    assert "push reached 5/5" in out
