@@ -294,6 +294,10 @@ def make_job(what: str, out: str | os.PathLike[str], opts: PrintOptions,
 def _write_temp(folder: Path, data: bytes) -> str:
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".print-", suffix=".tmp")
     try:
+        # mkstemp makes the file private (0600); a printout is an ordinary file (umask).
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
     except OSError:

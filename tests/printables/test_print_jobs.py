@@ -35,6 +35,10 @@ def test_print_writes_pdf_and_manifest_and_registers_the_run(tmp_path: Path) -> 
     assert book.resolve(manifest["cards"][5]["payload"]).serial == manifest["cards"][5]["serial"]
     registered = json.loads(res.registered[0].read_text())
     assert registered["cards"][0]["page"] == 1 and registered["card_size_mm"] == [63.0, 88.0]
+    # ordinary file permissions (not mkstemp's private 0600)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask
     # no temporary files left beside the outputs
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "wx.manifest.json", "wx.pdf"]
 
@@ -183,3 +187,15 @@ def test_no_register_writes_only_the_files(tmp_path: Path) -> None:
                                "--data-dir", str(tmp_path / "d"), "--no-register"]) == 0
     assert not (tmp_path / "d").exists()
     assert (tmp_path / "s.manifest.json").exists()
+
+
+def test_bench_print_reports_every_game_on_both_papers(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert companion_cli.main(["bench", "print", "--repeat", "1", "--backs", "none"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    jobs = [x for x in lines if "game" in x]
+    assert {(x["game"], x["paper"]) for x in jobs} == {
+        (g, p) for g in ("wuxing", "godnum", "shrine", "mountains", "gemcomplete")
+        for p in ("a4", "letter")}
+    total = lines[-1]
+    assert total["cards"] == sum(x["cards"] for x in jobs) and total["mib"] > 0
