@@ -63,6 +63,16 @@ def test_every_qr_decodes_once_and_matches_the_manifest(
         assert r.width_mm == pytest.approx(lay.qr.w, abs=1.0)
     for p in back_pages:  # backs carry no identity: nothing to read face down
         assert decode(images[p], DPI) == []
+    # the first sheet: cards at true size where the manifest says, backs right behind them
+    first = [c for c in cards if c["page"] == front_pages[0]]
+    c0 = first[0]
+    for w, h in _borders(images[front_pages[0]], first, DPI):
+        assert (w, h) == (pytest.approx(c0["w_mm"], abs=0.3), pytest.approx(c0["h_mm"], abs=0.3))
+    pw, ph = manifest["page_size_mm"]
+    for c in first:
+        behind = back_of(_panel(images[c["back"]["page"]], c["back"], DPI), pw, ph, "long-edge")
+        assert (behind.x, behind.y) == (pytest.approx(c["x_mm"], abs=0.3),
+                                        pytest.approx(c["y_mm"], abs=0.3))
     # the referee accepts exactly these serials (C-1)
     book = RunBook([run_from_manifest(manifest)])
     assert {book.resolve(t).serial for t in seen} == {c["serial"] for c in cards}
