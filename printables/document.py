@@ -134,5 +134,5 @@ def true_size_note(pen: Pen, note: Rect, bar: Rect, label: str) -> None:
         pen.line(Line(x, y0, x, y0 + BAR_MM), width=0.35)
         for y in (y0, y0 + BAR_MM):
             pen.line(Line(x - 0.7, y, x + 0.7, y), width=0.25)
-        pen.text(bar.x + bar.w - 0.3, y0 + BAR_MM, f"this bar = {BAR_MM:g} mm  |  {label}",
+        pen.text(bar.x + bar.w - 0.7, y0 + BAR_MM, f"this bar = {BAR_MM:g} mm  |  {label}",
                  size=4.6, colour=grey, angle=90)

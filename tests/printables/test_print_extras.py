@@ -172,3 +172,14 @@ def test_calibration_square_is_100_mm_and_back_grids_sit_behind_the_targets(pape
 def test_poster_paper_must_be_known() -> None:
     with pytest.raises(PrintError, match="unknown paper"):
         build("board", PrintOptions(paper="a5"))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("what", ["shrine", "godnum", "mountains", "mat", "calibration"])
+def test_nothing_is_printed_in_the_5_mm_printer_margin(paper: str, what: str) -> None:
+    pdf, _, _ = build(what, PrintOptions(paper=paper, backs="long-edge"), random.Random(1))
+    dpi = 50
+    edge = int(5.0 / 25.4 * dpi) - 1  # whole pixels lying inside the 5 mm margin
+    for page, img in render(pdf, dpi).items():
+        for strip in (img[:edge, :], img[-edge:, :], img[:, :edge], img[:, -edge:]):
+            assert strip.min() >= 250, f"{what} page {page} prints in the margin"
