@@ -105,7 +105,7 @@ def bench_scenes(decoder: str, frames: int, track_n: int, seed: int,
                         tracker.zone_of = zones.zone_of if zones else (lambda p: None)
                         tracker.require_zone = True
                     t0 = time.perf_counter()
-                    got = reader.read(image)
+                    got = reader.read(image, zones.regions() if zones else ())
                     dt = (time.perf_counter() - t0) * 1000
                     ms.append(dt)
                     payloads = {s.payload for s in got}

@@ -65,7 +65,8 @@ def scan(args: argparse.Namespace) -> int:
             if pose is not None:
                 zones = MatZones(pose, args.game, args.players)
         cards = []
-        for s in reader.read(image):
+        regions = zones.regions() if isinstance(zones, MatZones) else ()
+        for s in reader.read(image, regions):
             cards.append({
                 "payload": s.payload, "serial": s.serial, "face": s.face, "game": s.game_code,
                 "centre": [round(v, 1) for v in s.centre],

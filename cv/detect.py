@@ -266,6 +266,22 @@ def _map(h: Image, pts: Sequence[Point]) -> tuple[Point, ...]:
     return tuple((float(x), float(y)) for x, y in arr)
 
 
+@dataclass(frozen=True)
+class Region:
+    """A part of the table to search again, rectified: image -> patch homography, patch
+    size, the region's outline in the image, and the grey spread below which it is empty."""
+
+    to_patch: Image
+    size: tuple[int, int]
+    outline: tuple[Point, ...]
+    min_std: float = 12.0
+    multi: bool = False  # holds several cards (a Locus row, the lot): always searched
+
+    def contains(self, pt: Point) -> bool:
+        poly = np.array(self.outline, dtype=np.float32)
+        return bool(cv2.pointPolygonTest(poly, (float(pt[0]), float(pt[1])), False) >= 0)
+
+
 def _near(a: Sequence[Point], b: Sequence[Point]) -> bool:
     ca = (sum(p[0] for p in a) / len(a), sum(p[1] for p in a) / len(a))
     cb = (sum(p[0] for p in b) / len(b), sum(p[1] for p in b) / len(b))
@@ -306,6 +322,8 @@ class ReadStats:
     finder_hits: int = 0
     code_retries: int = 0  # located but unread codes warped and tried again
     code_hits: int = 0
+    region_retries: int = 0  # zones without a code, rectified and tried again
+    region_hits: int = 0
 
 
 class CardReader:
@@ -361,13 +379,38 @@ class CardReader:
                 return None
         return p.serial, face, p.game_code
 
-    def read(self, frame: Image) -> list[Sighting]:
-        """The cards in one frame (BGR or greyscale)."""
+    def read(self, frame: Image, regions: Sequence[Region] = ()) -> list[Sighting]:
+        """The cards in one frame (BGR or greyscale).
+
+        ``regions`` (the mat's zones seen through its markers, ``MatZones.regions``) are
+        searched again, rectified, where the whole frame gave no code.
+        """
         self.stats.frames += 1
         if frame is None or frame.size == 0:
             return []
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         codes, misses = self.decoder.decode_with_misses(gray)
+        for region in regions:
+            if not region.multi and any(region.contains(c.centre) for c in codes):
+                continue
+            # An empty zone is flat paper: look at it at 1/6 scale first, skip it if flat.
+            thumb_size = (max(4, region.size[0] // 6), max(4, region.size[1] // 6))
+            thumb = cv2.warpPerspective(gray, np.diag([1 / 6, 1 / 6, 1.0]) @ region.to_patch,
+                                        thumb_size, flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE)
+            if float(thumb.std()) < region.min_std:
+                continue
+            patch = cv2.warpPerspective(gray, region.to_patch, region.size,
+                                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            self.stats.region_retries += 1
+            found = self.decoder.decode(patch)
+            if not found:  # soft: sharpen (unsharp mask) and try once more
+                soft = cv2.GaussianBlur(patch, (0, 0), 2.0)
+                found = self.decoder.decode(cv2.addWeighted(patch, 2.5, soft, -1.5, 0))
+            if found:
+                self.stats.region_hits += 1
+            back = np.linalg.inv(region.to_patch)
+            codes.extend(Code(c.text, _map(back, c.corners)) for c in found)
         for corners in misses:
             if any(_near(corners, c.corners) for c in codes):
                 continue

@@ -117,7 +117,8 @@ class Watcher:
                 self.zones = MatZones(pose, self.game, self.players)
             elif hint is not None:
                 self.mat_lost += 1  # keep the last pose: a hand over a marker is common
-        sightings = self.reader.read(frame.image)
+        regions = self.zones.regions() if isinstance(self.zones, MatZones) else ()
+        sightings = self.reader.read(frame.image, regions)
         events = self.tracker.update(frame.seq, frame.t, sightings)
         for e in events:
             if e.kind == "conflict":

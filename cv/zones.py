@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from companion import tablemat
+from cv.detect import Region
 
 Point = tuple[float, float]
 Image = np.ndarray[Any, Any]
@@ -137,6 +138,10 @@ class MatLocator:
         return MatPose(h, tuple(sorted(seen)), err)
 
 
+REGION_PX_PER_MM = 3.0  # a 41 mm code gets about 6 px per module when rectified
+REGION_INSET_MM = 4.0  # leave out the printed outline of a zone
+
+
 class MatZones(ZoneMap):
     """Zones of the printed mat for one game and table size, through a ``MatPose``."""
 
@@ -144,6 +149,28 @@ class MatZones(ZoneMap):
         self.pose = pose
         self.game, self.players = game, players
         self._zones = tablemat.zones(game, players)
+        self._regions: list[Region] | None = None
+
+    def regions(self) -> list[Region]:
+        """Each zone as a top-down patch at 3 px/mm, for ``CardReader.read``: a card the
+        whole frame missed (small or far from the camera) is looked for again there."""
+        if self._regions is None:
+            out = []
+            s, inset = REGION_PX_PER_MM, REGION_INSET_MM
+            to_img = np.linalg.inv(self.pose.to_mat)
+            for z in self._zones:
+                x0, y0 = z.x + inset, z.y + inset
+                w, h = z.w - 2 * inset, z.h - 2 * inset
+                mm_to_patch = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]])
+                to_patch = mm_to_patch @ self.pose.to_mat
+                rect = ((x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h))
+                arr = cv2.perspectiveTransform(np.array([rect], dtype=np.float64), to_img)[0]
+                outline = tuple((float(x), float(y)) for x, y in arr)
+                multi = z.w * z.h > 5 * tablemat.CARD_WIDTH * tablemat.CARD_HEIGHT
+                out.append(Region(to_patch, (round(w * s), round(h * s)), outline,
+                                  multi=multi))
+            self._regions = out
+        return self._regions
 
     def zone_of(self, pt: Point) -> str | None:
         x, y = self.pose.mat_point(pt)
