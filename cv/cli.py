@@ -9,6 +9,7 @@ import os
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -114,10 +115,29 @@ def _source(args: argparse.Namespace) -> FrameSource:
     return PiCameraSource((w, h))
 
 
+def table_layout(server: str, table: str, timeout: float = 5.0) -> tuple[str, int]:
+    """The game and player count of ``table`` from the referee's public table list;
+    raises ``BadSetup`` if the referee cannot say."""
+    url = f"{server.rstrip('/')}/api/tables"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp:
+            data = json.loads(resp.read().decode("utf-8"))
+        for t in data.get("tables", []):
+            if t.get("table") == table:
+                return str(t["game"]), len(t["players"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise BadSetup(f"cannot ask {url!r} for table {table!r} ({exc}); give --game and "
+                       "--players") from None
+    raise BadSetup(f"the referee at {server!r} has no table {table!r}")
+
+
 def watch(args: argparse.Namespace) -> int:
     """Run the camera loop until the source ends or Ctrl-C."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     cv2.setNumThreads(1)
+    if args.server and args.table and args.game is None and not args.zones:
+        args.game, args.players = table_layout(args.server, args.table)
+        log.info("table %s plays %s with %d players", args.table, args.game, args.players)
     _check_layout(args)
     if args.calibrate and not args.game:
         raise BadSetup("--calibrate needs --game and --players (the zones to calibrate)")
