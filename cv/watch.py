@@ -92,7 +92,11 @@ class Watcher:
             outbox.on_outcome = self._on_outcome
 
     def _zone_of(self, pt: Point) -> str | None:
-        if self.calibrator is not None or self.zones is None:
+        if self.calibrator is not None:
+            # No zones yet: a coarse grid cell stands in, so moving the card to the next
+            # zone counts as a new placement (the calibrator records its centre).
+            return f"spot:{int(pt[0] // 80)}:{int(pt[1] // 80)}"
+        if self.zones is None:
             return None
         return self.zones.zone_of(pt)
 
@@ -128,6 +132,10 @@ class Watcher:
             if e.kind != "placed":
                 continue
             if self.calibrator is not None:
+                if self.calibrator.centres and min(
+                        np.hypot(e.centre[0] - x, e.centre[1] - y)
+                        for x, y in self.calibrator.centres.values()) < 60:
+                    continue  # the same place again, not the next zone
                 zone = self.calibrator.record(e.centre)
                 log.info("calibrated %s at (%.0f, %.0f); next: %s", zone, *e.centre,
                          self.calibrator.prompt())

@@ -163,3 +163,43 @@ def test_watch_command_on_a_corrupted_video_reports_and_exits(
     assert code == 1
     assert "cannot be opened or read" in capsys.readouterr().err
     assert companion_cli.main(["watch", "--video", str(tmp_path / "none.mp4")]) == 2
+
+
+def test_without_the_mat_the_referee_calibrates_by_placing_a_card_in_each_zone(
+        run: PrintRun, renderer: scenes.SceneRenderer, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One card moved through seat:1, seat:2 and universe (a 2-player WuXing table); the
+    calibration then tells zones apart in a photo without relying on the markers."""
+    from companion import tablemat
+
+    rng = random.Random(30)
+    size = (1280, 720)
+    h = scenes.camera_homography(size, 15, 200, 0)
+    look = scenes.Look(blur=0.3)
+    payload = run.cards[3].payload
+    folder = tmp_path / "cal"
+    folder.mkdir()
+    i = 0
+    for name in ("seat:1", "seat:2", "universe"):
+        x, y = tablemat.zone_named(name, "wuxing", 2).centre
+        for _ in range(8):
+            image = renderer.render([scenes.PlacedCard(payload, x, y, 10)], h, size,
+                                    scenes.jitter(look, rng), rng)
+            cv2.imwrite(str(folder / f"{i:03d}.png"), image)
+            i += 1
+    cal = tmp_path / "zones.json"
+    code = companion_cli.main(["watch", "--images", str(folder), "--calibrate", str(cal),
+                               "--game", "wuxing", "--players", "2", "--preview-port", "0"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "place a card in seat:1 (1 of 3)" in out and "place a card in universe (3 of 3)" in out
+    # A photo of two cards: the calibration names their zones.
+    photo = tmp_path / "photo.png"
+    two = [scenes.PlacedCard(run.cards[4].payload, *tablemat.zone_named("seat:2", "wuxing",
+                                                                        2).centre, 40),
+           scenes.PlacedCard(run.cards[5].payload, *tablemat.zone_named("universe", "wuxing",
+                                                                        2).centre, -30)]
+    cv2.imwrite(str(photo), renderer.render(two, h, size, look, rng))
+    assert companion_cli.main(["scan", str(photo), "--json", "--zones", str(cal)]) == 0
+    found = {c["payload"]: c["zone"] for c in json.loads(capsys.readouterr().out)["cards"]}
+    assert found == {two[0].payload: "seat:2", two[1].payload: "universe"}
