@@ -195,6 +195,7 @@ class RunStore:
         fd, tmp = tempfile.mkstemp(dir=self.dir, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(data, fh)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; a server run as another user must read it
         os.replace(tmp, path)
         return path
 
