@@ -21,7 +21,7 @@ import httpx
 
 from companion.registry import demo_run
 from web import create_app, services
-from web.server import make_server
+from web.server import make_server, stop_in_thread
 
 PLAYERS = ["Ana", "Ben", "Chen", "Dara"]
 
@@ -94,8 +94,7 @@ def run_bench(phones: int = 20, scans: int = 40, streams: int = 200) -> int:
             for r in readers:
                 r.join(max(0.0, end - time.perf_counter()))
             clients.close()
-            server.close()
-            server.task_dispatcher.shutdown(timeout=5)
+            stop_in_thread(server, thread)
             svc.store.close()
 
 

@@ -61,6 +61,24 @@ def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS
     )
 
 
+def stop_in_thread(server: Any, thread: threading.Thread, timeout: float = 10.0) -> None:
+    """Stop a server whose ``run()`` loop runs in ``thread`` (bench, tests).
+
+    Closing sockets from another thread races the loop's ``select`` (EBADF); instead the
+    loop closes everything itself, through its trigger, and ends because nothing is left.
+    """
+    def close_all() -> None:  # runs inside the server's loop thread
+        for obj in list(server._map.values()):
+            if obj is server.trigger:
+                obj._close()
+            else:
+                obj.close()
+
+    server.trigger.pull_trigger(close_all)
+    thread.join(timeout)
+    server.task_dispatcher.shutdown(timeout=5)
+
+
 def run_until_stopped(app: Flask, server: Any, on_stop: Callable[[], None]) -> None:
     """Serve until SIGINT/SIGTERM; then end every event stream and close the store."""
     from web import services

@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS records (
     who TEXT NOT NULL,
     body TEXT NOT NULL,
     ruling TEXT NOT NULL DEFAULT '',
+    public TEXT NOT NULL DEFAULT '',
     voided_by INTEGER,
     PRIMARY KEY (table_id, seq)
 );
@@ -61,6 +62,7 @@ class Record:
     body: dict[str, Any]
     ruling: str = ""
     voided_by: int | None = None
+    public: str = ""  # the ruling in the words of the public view (history on every page)
 
     @property
     def voided(self) -> bool:
@@ -136,9 +138,9 @@ class Store:
     @staticmethod
     def _insert(db: sqlite3.Connection, table_id: str, records: Iterable[Record]) -> None:
         db.executemany(
-            "INSERT INTO records (table_id, seq, time, kind, who, body, ruling, voided_by) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(table_id, r.seq, r.time, r.kind, r.who, json.dumps(r.body), r.ruling,
+            "INSERT INTO records (table_id, seq, time, kind, who, body, ruling, public, "
+            "voided_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(table_id, r.seq, r.time, r.kind, r.who, json.dumps(r.body), r.ruling, r.public,
               r.voided_by) for r in records],
         )
 
@@ -150,9 +152,10 @@ class Store:
             out = []
             for tid, game, config, created in rows:
                 recs = [
-                    Record(seq, t, kind, who, json.loads(body), ruling, voided_by)
-                    for seq, t, kind, who, body, ruling, voided_by in self._db.execute(
-                        "SELECT seq, time, kind, who, body, ruling, voided_by FROM records "
+                    Record(seq, t, kind, who, json.loads(body), ruling, voided_by, public)
+                    for seq, t, kind, who, body, ruling, voided_by, public in self._db.execute(
+                        "SELECT seq, time, kind, who, body, ruling, voided_by, public "
+                        "FROM records "
                         "WHERE table_id = ? ORDER BY seq", (tid,))
                 ]
                 scans = {

@@ -183,6 +183,7 @@ class Table:
             "winners": list(state.winners),
             "timer": self.timer(),
             "undone": self.last_undo(viewer),
+            "history": self.history(),
             "now": time.time(),
         }
         if viewer.role == "host":
@@ -255,8 +256,12 @@ class Table:
             self._check_version(version)
             n0 = self.match.version
             self._apply_rules(event)
-            try:
-                self.match.settle(random.SystemRandom())
+            public = [self._public_ruling()]
+            try:  # Match.settle, one chance event at a time to word each publicly (C-4)
+                rng = random.SystemRandom()
+                while (chance := self.rules.chance(self.match.state, rng)) is not None:
+                    self.match.apply(chance)
+                    public.append(self._public_ruling())
             except CompanionError as exc:
                 log.error("chance of %s failed after %r: %s", self.game, event, exc)
             now = time.time()
@@ -264,7 +269,7 @@ class Table:
             for i, e in enumerate(self.match.events[n0:]):
                 who = viewer.who if i == 0 else "companion"
                 new.append(Record(self.version + 1 + i, now, "event", who, dict(e),
-                                  self.match.rulings[n0 + i]))
+                                  self.match.rulings[n0 + i], public=public[i]))
             try:
                 self.records.extend(new)
                 scan = None
@@ -278,6 +283,23 @@ class Table:
             if scan is not None:
                 self.scans[scan[0]] = (scan[1], scan[2])
             return new
+
+    def _public_ruling(self) -> str:
+        text = self.rules.view(self.match.state, None).get("ruling")
+        return str(text) if text else ""
+
+    def history(self, count: int = 8) -> list[dict[str, Any]]:
+        """The newest public rulings, newest first, for every page (undone ones marked)."""
+        out = []
+        for r in reversed(self.records):
+            text = r.public or (r.ruling if r.kind == "timer" else "")
+            if r.kind == "undo":
+                text = "Undone: " + str(r.body.get("said", {}).get("public", "the last play"))
+            if text:
+                out.append({"seq": r.seq, "time": r.time, "text": text, "voided": r.voided})
+            if len(out) >= count:
+                break
+        return out
 
     def _undo_group(self) -> list[Record]:
         live = [r for r in self.records if r.kind == "event" and not r.voided]
@@ -318,7 +340,7 @@ class Table:
             seq = self.version + 1
             rec = Record(seq, time.time(), "undo", viewer.who,
                          {"voids": [r.seq for r in group], "said": said},
-                         f"Undone: {group[0].ruling}")
+                         f"Undone: {group[0].ruling}", public=f"Undone: {said['public']}")
             try:
                 for r in group:
                     r.voided_by = seq
@@ -342,9 +364,9 @@ class Table:
                 f"timer seconds must be 0 (off) or 5-{TIMER_MAX}, got {seconds!r}")
         with self.lock:
             self._check_version(version)
+            text = f"Turn timer set to {seconds} s." if seconds else "Turn timer off."
             rec = Record(self.version + 1, time.time(), "timer", viewer.who,
-                         {"seconds": seconds},
-                         f"Turn timer set to {seconds} s." if seconds else "Turn timer off.")
+                         {"seconds": seconds}, text, public=text)
             self.records.append(rec)
             try:
                 store.append(self.id, [rec])
@@ -415,16 +437,22 @@ class Tables:
         runs = self._runs_for(game, run_ids)
         setup = build_setup(game, players, options, runs)
         match: Match[Any] = Match(rules, setup)
-        match.settle(random.SystemRandom())
+        rng = random.SystemRandom()
+        public = []
+        while (chance := rules.chance(match.state, rng)) is not None:  # C-4, as Match.settle
+            match.apply(chance)
+            text = rules.view(match.state, None).get("ruling")
+            public.append(str(text) if text else "")
         now = time.time()
-        records = [Record(i + 1, now, "event", "companion", dict(e), match.rulings[i])
-                   for i, e in enumerate(match.events)]
+        records = [Record(i + 1, now, "event", "companion", dict(e), match.rulings[i],
+                          public=public[i]) for i, e in enumerate(match.events)]
         if timer:
             if not isinstance(timer, int) or isinstance(timer, bool) or not (
                     5 <= timer <= TIMER_MAX):
                 raise BadSetup(f"timer must be 0 (off) or 5-{TIMER_MAX} seconds, got {timer!r}")
+            text = f"Turn timer set to {timer} s."
             records.append(Record(len(records) + 1, now, "timer", "host", {"seconds": timer},
-                                  f"Turn timer set to {timer} s."))
+                                  text, public=text))
         config = {
             "players": players,
             "options": dict(setup.options),

@@ -385,3 +385,18 @@ def test_nothing_answers_500_to_odd_bodies(client: FlaskClient, data_dir: Path) 
                         headers=bearer(t["camera_token"]))
         assert 400 <= r.status_code < 500, (body, r.status_code)
     assert snapshot(client, t)["version"] == 0
+
+
+def test_every_page_gets_the_recent_rulings_in_public_words(
+        client: FlaskClient, data_dir: Path) -> None:
+    t = wuxing_table(client, data_dir)
+    start_challenge(client, t)
+    scan(client, t, payload_of(t, "element", "universe"), "universe")
+    client.post(f"/api/tables/{t['table']}/undo", headers=bearer(t["host_token"]))
+    for tok in (None, t["seats"][2]["token"]):
+        history = snapshot(client, t, tok)["history"]
+        assert history[0]["text"].startswith("Undone: ")
+        assert history[1]["voided"] and "Universe card" in history[1]["text"]
+        assert "rock-paper-scissors" in history[2]["text"]
+        seqs = [h["seq"] for h in history]
+        assert seqs == sorted(seqs, reverse=True) and len(set(seqs)) == len(seqs)

@@ -508,6 +508,16 @@ function tickTimer() {
   el.className = "timer" + (left <= 0 ? " over" : left <= 10 ? " soon" : "");
 }
 
+// ---- recent rulings, in public words -------------------------------------------------
+function renderHistory(s) {
+  const el = $("history");
+  if (!el) return;
+  const rows = (s.history || []).slice(1);  // the newest is already shown as the ruling
+  el.parentElement.hidden = rows.length === 0;
+  el.replaceChildren(...rows.map((r) => h("li", {class: r.voided ? "voided" : ""},
+    h("span", {class: "when"}, when(r.time)), " ", r.text)));
+}
+
 // ---- a phone says when it is this seat's turn ----------------------------------------
 let hadActions = false;
 function yourTurn(s) {
@@ -539,6 +549,7 @@ function render(s) {
   renderView(v);
   renderActions(s);
   renderLog(s);
+  renderHistory(s);
   yourTurn(s);
   tickTimer();
   document.body.dataset.version = String(s.version);
