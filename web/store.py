@@ -96,6 +96,9 @@ class Store:
         self._db.execute(f"PRAGMA synchronous={synchronous}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(records)")}
+        if "public" not in columns:  # a store made before public rulings were kept
+            self._db.execute("ALTER TABLE records ADD COLUMN public TEXT NOT NULL DEFAULT ''")
 
     @property
     def journal_mode(self) -> str:

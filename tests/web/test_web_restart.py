@@ -139,3 +139,31 @@ def test_bench_web_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str
     assert re.search(r"scan-to-phone latency, 3 scans x 3 phones .* p50 [\d.]+ ms, "
                      r"p95 [\d.]+ ms", out)
     assert "push reached 5/5" in out
+
+
+def test_a_store_from_before_public_rulings_opens(tmp_path: Path) -> None:
+    import sqlite3
+
+    from web.store import Store
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, config TEXT NOT NULL,
+                             created REAL NOT NULL);
+        CREATE TABLE records (table_id TEXT NOT NULL, seq INTEGER NOT NULL, time REAL NOT NULL,
+                              kind TEXT NOT NULL, who TEXT NOT NULL, body TEXT NOT NULL,
+                              ruling TEXT NOT NULL DEFAULT '', voided_by INTEGER,
+                              PRIMARY KEY (table_id, seq));
+        INSERT INTO tables VALUES ('abc', 'wuxing', '{}', 1.0);
+        INSERT INTO records VALUES ('abc', 1, 1.0, 'timer', 'host', '{"seconds": 30}', 'x', NULL);
+    """)
+    db.commit()
+    db.close()
+    store = Store(path)
+    try:
+        [old] = store.load_all()
+        assert old.records[0].public == "" and old.records[0].body == {"seconds": 30}
+        assert store.journal_mode == "wal"
+    finally:
+        store.close()
