@@ -8,6 +8,7 @@ import time. Config keys:
 - ``PUBLIC_URL``: base of join links (``http://192.168.1.20:8000/``); default: the
   address the request came to;
 - ``SSE_PING`` (s, default 15), ``SSE_RETRY_MS`` (default 2000);
+- ``CAMERA_PREVIEW``: base URL of the camera's preview server, shown on the referee page;
 - ``DB_SYNCHRONOUS``: ``FULL`` (default: survives power loss) or ``NORMAL``;
 - ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB).
 """
@@ -28,6 +29,7 @@ from web.tables import Tables
 
 DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": None,
+    "CAMERA_PREVIEW": None,
     "SSE_PING": 15.0,
     "SSE_RETRY_MS": 2000,
     "DB_SYNCHRONOUS": "FULL",

@@ -19,6 +19,9 @@ def register(cli: Any) -> None:
                    help="server threads; each open page holds one (default 256)")
     p.add_argument("--public-url", default=None,
                    help="base URL for join links (default: the LAN address when bound to it)")
+    p.add_argument("--camera-preview", default=None, metavar="URL",
+                   help="show the camera's annotated preview (companion watch --preview-port) "
+                        "on the referee page, e.g. http://127.0.0.1:8765")
     p.add_argument("--demo", action="store_true",
                    help="make sure a demo WuXing table exists and print its links and QR codes")
     b = cli.bench("web", "scan-to-phone latency with 20 phones, and concurrent event streams",
@@ -37,7 +40,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.threads < 8:
         raise SystemExit("companion: --threads must be at least 8 (each open page holds one)")
     base = args.public_url or public_url(args.host, args.port)
-    app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base})
+    app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base,
+                      "CAMERA_PREVIEW": args.camera_preview})
     server = make_server(app, args.host, args.port, args.threads)
     base = args.public_url or public_url(args.host, server.effective_port)
     app.config["PUBLIC_URL"] = base

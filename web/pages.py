@@ -72,7 +72,8 @@ def referee_page(table_id: str) -> str:
              for i, n in enumerate(table.players, start=1)]
     return render_template("referee.html", table=table, role="host", token=token, seat=None,
                            seats=seats, urls=page_urls(table),
-                           camera_token=table.config["camera_token"])
+                           camera_token=table.config["camera_token"],
+                           camera_preview=(current_app.config["CAMERA_PREVIEW"] or "").rstrip("/"))
 
 
 @bp.get("/t/<table_id>/seat/<int:seat>/qr.svg")

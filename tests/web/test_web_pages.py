@@ -60,3 +60,19 @@ def test_static_files_are_served_locally(client: FlaskClient) -> None:
         with client.get(path) as r:
             assert r.status_code == 200 and len(r.data) > 1000
             assert b"http://" not in r.data and b"https://" not in r.data  # no CDN
+
+
+def test_the_referee_page_shows_the_camera_preview_when_told_where(
+        data_dir: Path) -> None:
+    from webtools import config
+
+    from web import create_app, services
+
+    app = create_app({**config(data_dir), "CAMERA_PREVIEW": "http://127.0.0.1:8765/"})
+    try:
+        client = app.test_client()
+        t = make_table(client, data_dir, "wuxing", 3)
+        r = client.get(f"/t/{t['table']}/referee?token={t['host_token']}")
+        assert 'src="http://127.0.0.1:8765/frame.jpg"' in r.text
+    finally:
+        services(app).close()

@@ -481,6 +481,10 @@ function setupReferee() {
     await send("/timer", {seconds: parseInt($("timer-seconds").value || "0", 10), version: snap.version});
   });
   loadCards();
+  const cam = $("camera-frame");
+  if (cam) setInterval(() => {  // a fresh frame twice a second, while the page is seen
+    if (!document.hidden) cam.src = cam.dataset.src + "?t=" + Date.now();
+  }, 500);
 }
 function loadCards() {
   // Serial -> face, for typing a card by its name (the datalist matches labels too).
