@@ -307,14 +307,21 @@ class ImageFolderSource(FrameSource):
 
 
 class PiCameraSource(FrameSource):
-    """The Raspberry Pi camera through picamera2 (imported only when this source opens)."""
+    """The Raspberry Pi camera through picamera2 (imported only when this source opens).
+
+    By default it asks for YUV420 and hands on the Y plane: the greyscale image the
+    decoder wants, with no colour conversion on the Pi's slow cores (``colour=True`` gives
+    BGR frames instead, for a colour preview).
+    """
 
     live = True
 
-    def __init__(self, size: tuple[int, int] = (1280, 720), **kw: Any) -> None:
+    def __init__(self, size: tuple[int, int] = (1280, 720), colour: bool = False,
+                 **kw: Any) -> None:
         kw.setdefault("queue_size", 2)
         super().__init__(**kw)
         self.size = size
+        self.colour = colour
         self._cam: Any = None
 
     def describe(self) -> str:
@@ -328,7 +335,8 @@ class PiCameraSource(FrameSource):
                                ) from exc
         cam = Picamera2()
         # "RGB888" in picamera2 is B, G, R byte order in memory: what OpenCV expects.
-        config = cam.create_video_configuration(main={"size": self.size, "format": "RGB888"})
+        fmt = "RGB888" if self.colour else "YUV420"
+        config = cam.create_video_configuration(main={"size": self.size, "format": fmt})
         cam.configure(config)
         cam.start()
         self._cam = cam
@@ -338,7 +346,11 @@ class PiCameraSource(FrameSource):
         if self._cam is None:
             return None
         image = self._cam.capture_array("main")
-        return (image, "") if image is not None else None
+        if image is None:
+            return None
+        if not self.colour:  # YUV420 planes stacked: the first height rows are Y
+            image = np.ascontiguousarray(image[:self.size[1], :self.size[0]])
+        return image, ""
 
     def _release(self) -> None:
         if self._cam is not None:

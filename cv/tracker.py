@@ -10,10 +10,11 @@ settles in another zone it is removed from the old one and placed in the new one
 seen at two places in one frame (two copies of one code: a photocopy, another table's
 print) gives one ``conflict`` event and is not advanced until it is seen once again.
 
-Defaults are from ``companion bench cv`` (see docs/camera.md): at 720p a still card is
-read in about 95 % of frames and never falsely, so three sightings place a card within
-about 100 ms at 30 fps; the longest run of misses of a still, readable card stayed well
-under 1.5 s.
+Defaults are from ``companion bench cv`` (docs/camera.md): a still card on the mat is read
+in more than 99 % of 720p frames and never falsely, so three sightings at rest place it
+after about 100 ms at 30 fps (99.7 % of cards placed within 250 ms at 720p, 100 % at
+1080p), and a readable card is practically never missed for the 45 frames in a row (1.5 s)
+that would count it as removed; a hand over it for a second changes nothing.
 
 Time comes from the frames (``Frame.t``), so tests and recorded clips are deterministic.
 """
