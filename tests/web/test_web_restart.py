@@ -167,3 +167,60 @@ def test_a_store_from_before_public_rulings_opens(tmp_path: Path) -> None:
         assert store.journal_mode == "wal"
     finally:
         store.close()
+
+
+@pytest.mark.slow
+def test_kill_9_in_the_middle_of_writes_loses_no_acknowledged_change(tmp_path: Path) -> None:
+    import threading
+
+    data = tmp_path / "data"
+    from companion.registry import demo_run
+    from companion.runs import RunStore
+
+    RunStore(data).save(demo_run("wuxing", 3))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start(data, port)
+    acked: list[int] = []
+    try:
+        wait_ready(base, proc)
+        t = httpx.post(base + "/api/tables",
+                       json={"game": "wuxing", "players": ["Ana", "Ben"]}).json()
+        host = {"Authorization": f"Bearer {t['host_token']}"}
+
+        def writer() -> None:
+            with httpx.Client(timeout=5) as c:
+                for i in range(10_000):
+                    try:
+                        r = c.post(f"{base}/api/tables/{t['table']}/timer", headers=host,
+                                   json={"seconds": 30 + i % 2})
+                    except httpx.HTTPError:
+                        return
+                    if r.status_code != 200:
+                        return
+                    acked.append(r.json()["version"])
+
+        w = threading.Thread(target=writer)
+        w.start()
+        for _ in range(100):  # let some writes land, then pull the plug mid-stream
+            if len(acked) >= 20:
+                break
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=10)
+    w.join(10)
+    assert len(acked) >= 20
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start(data, port)
+    try:
+        wait_ready(base, proc)
+        snap = httpx.get(f"{base}/api/tables/{t['table']}", headers=host).json()
+        assert acked[-1] <= snap["version"] <= acked[-1] + 1
+        log = httpx.get(f"{base}/api/tables/{t['table']}/log", headers=host).json()["log"]
+        assert [r["seq"] for r in log] == list(range(1, snap["version"] + 1))
+        assert snap["timer"]["seconds"] == log[-1]["event"]["seconds"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=10)
