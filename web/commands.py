@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ def register(cli: Any) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from web import create_app
+    from web import create_app, services
     from web.server import make_server, public_url, run_until_stopped
 
     if not 1 <= args.port <= 65535:
@@ -42,7 +43,13 @@ def _serve(args: argparse.Namespace) -> int:
     base = args.public_url or public_url(args.host, args.port)
     app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base,
                       "CAMERA_PREVIEW": args.camera_preview})
-    server = make_server(app, args.host, args.port, args.threads)
+    try:
+        server = make_server(app, args.host, args.port, args.threads)
+    except OSError as exc:
+        services(app).close()
+        print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
     base = args.public_url or public_url(args.host, server.effective_port)
     app.config["PUBLIC_URL"] = base
     print(f"Table Companion serving on http://{args.host}:{server.effective_port}/ "
