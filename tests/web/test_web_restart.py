@@ -224,3 +224,14 @@ def test_kill_9_in_the_middle_of_writes_loses_no_acknowledged_change(tmp_path: P
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=10)
+
+
+def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = start(tmp_path / "data", port)
+        out = proc.communicate(timeout=20)[0]
+    assert proc.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in out and "Traceback" not in out
