@@ -92,9 +92,8 @@ def print_referee_links(app: Any, base: str) -> None:
     from web import services
 
     tables = [t for t in services(app).tables.all() if not t.match.state.finished]
-    if not tables:
-        return
-    print("Tables in play (referee links):")
+    if tables:
+        print("Tables in play (referee links):")
     for t in tables:
         print(f"  {t.rules.title} {t.id} ({', '.join(t.players)}, version {t.version}): "
               f"{base.rstrip('/')}/t/{t.id}/referee?token={t.config['host_token']}")

@@ -416,6 +416,9 @@ class Tables:
 
     def get(self, table_id: str) -> Table:
         table = self._tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None and table_id in self.broken:
+            raise Refused(f"table {table_id!r} is stored but could not be rebuilt: "
+                          f"{self.broken[table_id]}", code="table_unavailable", status=409)
         if table is None:
             raise Refused(f"there is no table {table_id!r}", code="unknown_table", status=404)
         return table

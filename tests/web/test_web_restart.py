@@ -235,3 +235,25 @@ def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
         out = proc.communicate(timeout=20)[0]
     assert proc.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in out and "Traceback" not in out
+
+
+def test_a_table_whose_print_run_vanished_is_reported_not_crashed(tmp_path: Path) -> None:
+    from webtools import config, make_table
+
+    from web import create_app, services
+
+    data = tmp_path / "data"
+    app = create_app(config(data))
+    t = make_table(app.test_client(), data, "wuxing", 3)
+    other = make_table(app.test_client(), data, "godnum", 3)
+    services(app).close()
+    (data / "runs" / f"{t['run'].run_id}.json").unlink()
+    app = create_app(config(data))
+    try:
+        client = app.test_client()
+        r = client.get(f"/api/tables/{t['table']}")
+        assert r.status_code == 409 and r.json["code"] == "table_unavailable"
+        assert t["run"].run_id in r.json["error"]
+        assert client.get(f"/api/tables/{other['table']}").status_code == 200
+    finally:
+        services(app).close()
