@@ -59,7 +59,7 @@ def _distractors(renderer: scenes.SceneRenderer, other_payload: str,
 
 
 def bench_scenes(decoder: str, frames: int, track_n: int, seed: int,
-                 full: bool = True) -> list[dict[str, Any]]:
+                 full: bool = True, dump: Path | None = None) -> list[dict[str, Any]]:
     """One row per (resolution, card count)."""
     rng = random.Random(seed)
     deck = load_deck("wuxing")
@@ -77,6 +77,7 @@ def bench_scenes(decoder: str, frames: int, track_n: int, seed: int,
             locate_ms: list[float] = []
             relocate_ms: list[float] = []
             latencies: list[float] = []
+            missed: list[dict[str, Any]] = []
             for i in range(frames):
                 cards = scenes.random_cards(run, k, "wuxing", 8, rng)
                 extra = (_distractors(renderer, rng.choice(other.cards).payload, rng)
@@ -90,10 +91,12 @@ def bench_scenes(decoder: str, frames: int, track_n: int, seed: int,
                 placed_at: dict[str, int] = {}
                 n_frames = FRAMES_PER_SCENE if full else 1
                 zones = None
+                first = None
                 for f in range(n_frames):
                     image = renderer.render(cards + extra, h, size, look if f == 0 else
                                             scenes.jitter(look, rng), rng)
                     if f == 0:
+                        first = image
                         t0 = time.perf_counter()
                         pose = locator.locate(image)
                         locate_ms.append((time.perf_counter() - t0) * 1000)
@@ -123,6 +126,15 @@ def bench_scenes(decoder: str, frames: int, track_n: int, seed: int,
                         placed_at.setdefault(e.payload, f)
                         latencies.append(f / FPS * 1000 + dt)
                 read_n += len(seen)
+                for c in cards:
+                    if full and c.payload not in seen:
+                        where = scenes.project(h, np.array([[c.x, c.y]]))[0]
+                        missed.append({"scene": i, "zone": c.zone, "payload": c.payload,
+                                       "blur": round(look.blur, 2),
+                                       "at_px": [round(float(v)) for v in where]})
+                        if dump is not None and first is not None:
+                            dump.mkdir(parents=True, exist_ok=True)
+                            cv2.imwrite(str(dump / f"{size[0]}x{size[1]}-k{k}-s{i}.png"), first)
                 placed_ok += len(placed_at)
                 placed_250 += sum(1 for f in placed_at.values()
                                   if f / FPS * 1000 + statistics.median(ms[-n_frames:]) <= 250)
@@ -138,6 +150,7 @@ def bench_scenes(decoder: str, frames: int, track_n: int, seed: int,
                 "locate_ms_median": statistics.median(locate_ms),
                 "relocate_ms_median": statistics.median(relocate_ms) if relocate_ms else None,
                 "ignored": dict(reader.stats.ignored),
+                "missed": missed,
             })
     return rows
 
@@ -204,7 +217,8 @@ def main(args: argparse.Namespace) -> int:
     for d in decoders:
         # pyzbar is ten times slower: measure its per-frame recall and time only.
         rows = bench_scenes(d, args.frames if d == "zxing" else max(5, args.frames // 3),
-                            n, args.seed, full=(d == "zxing"))
+                            n, args.seed, full=(d == "zxing"),
+                            dump=Path(args.dump) if args.dump else None)
         out["scenes"].extend(rows)
         for r in rows:
             print(f"{d:7} {r['size']:9} {r['cards']:>2} {_fmt(r['recall_frame'], True):>9} "
@@ -225,6 +239,10 @@ def main(args: argparse.Namespace) -> int:
             line += (f", false reads {sum(r['false_reads'] for r in sub)}, ms median "
                      f"{min(ms):.2f}-{max(ms):.2f}, p90 max {max(r['ms_p90'] for r in sub):.2f}")
             print(line)
+        for r in rows:
+            for m in r["missed"]:
+                print(f"  not read in {n} frames: {r['size']} K={r['cards']} scene {m['scene']}"
+                      f" {m['zone']} at {m['at_px']} px, blur {m['blur']}")
     photos = _photos_dir(args.photos)
     if photos is None or not photos.is_dir():
         print("real photos: not found (pass --photos DIR)")

@@ -78,3 +78,5 @@ def register(cli: Any) -> None:
                    "../shared/datasets/qr-photos next to the repository, if there)")
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    b.add_argument("--dump", metavar="DIR", help="save the first frame of every scene with a "
+                   "card not read within N frames")
