@@ -11,6 +11,7 @@ stream, counted in ``stats``. Nothing here raises out of the capture thread.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -198,6 +199,11 @@ class FrameSource(ABC):
         self.stop()
 
 
+def _quiet_opencv() -> None:
+    with contextlib.suppress(AttributeError):  # a build without the logging utilities
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
 class _CaptureSource(FrameSource):
     def __init__(self, target: int | str, **kw: Any) -> None:
         super().__init__(**kw)
@@ -209,6 +215,8 @@ class _CaptureSource(FrameSource):
         pass
 
     def _open(self) -> bool:
+        if self.stats.lost:  # OpenCV would warn on every retry; we report the loss once
+            _quiet_opencv()
         cap = cv2.VideoCapture(self.target)
         if not cap.isOpened():
             cap.release()

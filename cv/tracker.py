@@ -12,7 +12,7 @@ print) gives one ``conflict`` event and is not advanced until it is seen once ag
 
 Defaults are from ``companion bench cv`` (docs/camera.md): a still card on the mat is read
 in more than 99 % of 720p frames and never falsely, so three sightings at rest place it
-after about 100 ms at 30 fps (99.7 % of cards placed within 250 ms at 720p, 100 % at
+after about 100 ms at 30 fps (99.8 % of cards placed within 250 ms at 720p, 100 % at
 1080p), and a readable card is practically never missed for the 45 frames in a row (1.5 s)
 that would count it as removed; a hand over it for a second changes nothing.
 

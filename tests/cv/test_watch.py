@@ -203,3 +203,20 @@ def test_without_the_mat_the_referee_calibrates_by_placing_a_card_in_each_zone(
     assert companion_cli.main(["scan", str(photo), "--json", "--zones", str(cal)]) == 0
     found = {c["payload"]: c["zone"] for c in json.loads(capsys.readouterr().out)["cards"]}
     assert found == {two[0].payload: "seat:2", two[1].payload: "universe"}
+
+
+def test_watch_command_on_a_video_clip_sends_each_card_once(
+        run: PrintRun, renderer: scenes.SceneRenderer, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    frames, cards = clip(run, renderer, n_cards=3, seed=41)
+    path = tmp_path / "table.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (1280, 720))
+    for image in frames[:45]:
+        out.write(image)
+    out.release()
+    code = companion_cli.main(["watch", "--video", str(path), "--game", "wuxing",
+                               "--players", "8", "--preview-port", "0"])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert code == 0
+    assert sorted((x["payload"], x["zone"]) for x in lines) == sorted(
+        (c.payload, c.zone) for c in cards)
