@@ -76,7 +76,7 @@ class ZxingDecoder(Decoder):
         import zxingcpp
 
         self._zx = zxingcpp
-        self._format = zxingcpp.BarcodeFormat.QRCode
+        self._format = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
 
     def decode(self, image: Image) -> list[Code]:
         return self.decode_with_misses(image, misses=False)[0]
@@ -109,7 +109,7 @@ class PyzbarDecoder(Decoder):
     name = "pyzbar"
 
     def __init__(self) -> None:
-        from pyzbar import pyzbar
+        from pyzbar import pyzbar  # type: ignore[import-untyped]
 
         self._pz = pyzbar
         self._symbols = [pyzbar.ZBarSymbol.QRCODE]

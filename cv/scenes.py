@@ -184,11 +184,14 @@ def card_corners_mm(card: PlacedCard) -> Image:
     pts = np.array([[(0, 0), (tablemat.CARD_WIDTH, 0),
                      (tablemat.CARD_WIDTH, tablemat.CARD_HEIGHT), (0, tablemat.CARD_HEIGHT)]],
                    dtype=np.float64)
-    return cv2.perspectiveTransform(pts, m)[0]
+    out: Image = cv2.perspectiveTransform(pts, m)[0]
+    return out
 
 
 def project(h: Image, pts: Image) -> Image:
-    return cv2.perspectiveTransform(np.asarray(pts, dtype=np.float64).reshape(1, -1, 2), h)[0]
+    out: Image = cv2.perspectiveTransform(np.asarray(pts, dtype=np.float64).reshape(1, -1, 2),
+                                          h)[0]
+    return out
 
 
 class SceneRenderer:
@@ -290,8 +293,8 @@ def spoil(frame: Image, look: Look, rng: random.Random) -> Image:
     img += field_[dy:dy + hh, dx:dx + w] * float(look.noise)
     out = np.clip(img, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
-    decoded: Image = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
-    return decoded
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return decoded if decoded is not None else out
 
 
 def random_cards(run: PrintRun, k: int, game: str, players: int,
@@ -336,7 +339,7 @@ def jitter(look: Look, rng: random.Random) -> Look:
 def printed_faces_available() -> bool:
     """Whether ``printables`` can draw a card face and pypdfium2 can rasterise it."""
     try:
-        import pypdfium2  # noqa: F401
+        import pypdfium2  # type: ignore[import-untyped]  # noqa: F401
 
         from printables import faces
         from printables.document import Document  # noqa: F401

@@ -107,20 +107,20 @@ class Tracker:
         self._new_id = new_id
         self.counts: dict[str, int] = {"placed": 0, "removed": 0, "conflict": 0}
 
-    def _settled(self, track: Track) -> str | bool | None:
-        """The zone the latest sightings agree on and rest in, or ``False`` if not settled."""
+    def _settled(self, track: Track) -> tuple[bool, str | None]:
+        """Whether the latest sightings agree on one zone and rest, and that zone."""
         cfg = self.config
         recent = [s for s in track.seen if track.last_t - s.t <= cfg.window_s]
         if len(recent) < cfg.place_frames:
-            return False
+            return False, None
         run = recent[-cfg.place_frames:]
         zone = run[-1].zone
         for a, b in itertools.pairwise(run):
             if b.zone != zone or a.zone != zone:
-                return False
+                return False, None
             if math.dist(a.centre, b.centre) > cfg.still_px:
-                return False
-        return zone
+                return False, None
+        return True, zone
 
     def update(self, seq: int, t: float, sightings: Sequence[Sighting]) -> list[TrackEvent]:
         """Feed one frame's sightings (``t`` in seconds); returns what happened."""
@@ -150,8 +150,8 @@ class Tracker:
             track.seen.append(_Seen(seq, t, s.centre, zone))
             track.last_t, track.last_seq = t, seq
             track.corners = s.card.corners if s.card is not None else s.corners
-            settled = self._settled(track)
-            if settled is False or (settled is None and self.require_zone):
+            still, settled = self._settled(track)
+            if not still or (settled is None and self.require_zone):
                 continue
             if track.state == "placed" and settled == track.zone:
                 continue

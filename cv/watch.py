@@ -210,6 +210,7 @@ class Watcher:
             frame = self._last
             notice = self.notice
             views = list(self._cards)
+        img: Image
         if frame is None:
             img = np.full((360, 640, 3), 40, np.uint8)
             cv2.putText(img, "waiting for the camera...", (20, 180), cv2.FONT_HERSHEY_SIMPLEX,
