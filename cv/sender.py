@@ -223,7 +223,12 @@ class Outbox:
     def _run(self) -> None:
         delay = self.backoff[0]
         while not self._stop.is_set():
-            outcome = self.flush_once()
+            try:
+                outcome = self.flush_once()
+            except Exception as exc:  # a full disk, a callback that raised: keep going
+                log.exception("outbox: %s", exc)
+                self._stop.wait(delay)
+                continue
             if outcome is None:
                 self._wake.wait(0.5)
                 self._wake.clear()
