@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cv.detect import Sighting
 from cv.tracker import Tracker, TrackerConfig
 
@@ -103,3 +106,34 @@ def test_several_cards_are_tracked_independently() -> None:
     events = play(make(), [[a]] * 2 + [[a, b]] * 3 + [[b]] * 60)
     assert [(e.kind, e.serial) for e in events] == [
         ("placed", "AAAA-001"), ("placed", "AAAA-002"), ("removed", "AAAA-001")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=300),
+       st.lists(st.booleans(), min_size=1, max_size=300))
+def test_placements_and_removals_alternate_and_need_a_long_absence(
+        first: list[bool], second: list[bool]) -> None:
+    """Whatever the pattern of reads and misses of a still card: placed and removed
+    alternate, every placement has its own scan id, and a card is only removed after
+    1.5 s without a sighting."""
+    pattern = first + [False] * 10 + second
+    t = make()
+    s = sight("AAAA-001", 100, 100)
+    last_seen = None
+    kinds = []
+    ids = []
+    for i, present in enumerate(pattern, 1):
+        for e in t.update(i, i / FPS, [s] if present else []):
+            kinds.append(e.kind)
+            if e.kind == "placed":
+                ids.append(e.scan_id)
+            if e.kind == "removed":
+                assert last_seen is not None and (i - last_seen) / FPS >= 1.5
+        if present:
+            last_seen = i
+    assert kinds == ["placed", "removed"] * (len(kinds) // 2) + ["placed"] * (len(kinds) % 2)
+    assert len(set(ids)) == len(ids)
+    # Three sightings within half a second always place it (if it was not placed yet).
+    if not kinds:
+        hits = [i for i, p in enumerate(pattern, 1) if p]
+        assert not any(hits[j + 2] - hits[j] <= 0.5 * FPS for j in range(len(hits) - 2))
