@@ -141,6 +141,7 @@ def watch(args: argparse.Namespace) -> int:
     _check_layout(args)
     if args.calibrate and not args.game:
         raise BadSetup("--calibrate needs --game and --players (the zones to calibrate)")
+    source = _source(args)  # refuses a missing file before anything starts
     reader = _reader(args)
     tracker = Tracker(TrackerConfig(place_frames=args.place_frames,
                                     remove_after_s=args.remove_after))
@@ -175,17 +176,7 @@ def watch(args: argparse.Namespace) -> int:
                       players=args.players, outbox=outbox, on_scan=on_scan,
                       calibrator=calibrator)
     if calibrator is not None:
-        last = [calibrator.prompt()]
-        base_process = watcher.process
-
-        def process(frame: Any) -> Any:
-            events = base_process(frame)
-            if calibrator.prompt() != last[0]:
-                last[0] = calibrator.prompt()
-                print(last[0], flush=True)
-            return events
-
-        watcher.process = process  # type: ignore[method-assign]
+        watcher.on_prompt = lambda prompt: print(prompt, flush=True)
     preview = None
     if args.preview_port:
         try:
@@ -193,7 +184,6 @@ def watch(args: argparse.Namespace) -> int:
             log.info("preview on http://localhost:%d/", preview.port)
         except OSError as exc:
             log.warning("no preview: port %d: %s", args.preview_port, exc)
-    source = _source(args)
     stop = threading.Event()
     try:
         n = watcher.run(source, stop, args.max_frames)

@@ -440,7 +440,7 @@ class CardReader:
             codes.extend(Code(c.text, _map(back, c.corners)) for c in found)
         if len(self._barren) > 512:
             self._barren.clear()
-        seen: dict[str, Sighting] = {}
+        seen: dict[str, list[Sighting]] = {}
         out: list[Sighting] = []
         for c in codes:
             ident = self.accept(c.text)
@@ -449,11 +449,10 @@ class CardReader:
             serial, face, game_code = ident
             card = next((q for q in quads if q.contains(c.centre)), None)
             s = Sighting(c.text, serial, face, game_code, c.corners, card)
-            prev = seen.get(c.text)
-            if prev is not None and np.hypot(prev.centre[0] - s.centre[0],
-                                             prev.centre[1] - s.centre[1]) < 20:
-                continue  # the same code found twice (whole frame and warp)
-            seen[c.text] = s
+            if any(np.hypot(p.centre[0] - s.centre[0], p.centre[1] - s.centre[1]) < 20
+                   for p in seen.get(c.text, [])):
+                continue  # the same code found twice (whole frame and a re-read)
+            seen.setdefault(c.text, []).append(s)
             out.append(s)
         self.stats.cards += len(out)
         return out

@@ -74,6 +74,7 @@ class Watcher:
         self.outbox = outbox
         self.on_scan = on_scan
         self.calibrator = calibrator
+        self.on_prompt: Callable[[str], None] | None = None  # calibration: what to do next
         self.locate_every = locate_every
         self.tracker.zone_of = self._zone_of
         self.tracker.require_zone = zones is not None or locator is not None
@@ -137,10 +138,12 @@ class Watcher:
                         for x, y in self.calibrator.centres.values()) < 60:
                     continue  # the same place again, not the next zone
                 zone = self.calibrator.record(e.centre)
-                log.info("calibrated %s at (%.0f, %.0f); next: %s", zone, *e.centre,
-                         self.calibrator.prompt())
+                prompt = self.calibrator.prompt()
+                log.info("calibrated %s at (%.0f, %.0f); next: %s", zone, *e.centre, prompt)
                 with self._lock:
-                    self.notice = Notice(self.calibrator.prompt(), False, time.time())
+                    self.notice = Notice(prompt, False, time.time())
+                if self.on_prompt is not None:
+                    self.on_prompt(prompt)
                 continue
             scan = Scan(e.scan_id, e.payload, e.zone, e.serial, time.time())
             if self.outbox is not None:
