@@ -113,8 +113,11 @@ class Watcher:
     def process(self, frame: Frame) -> list[TrackEvent]:
         """Read one frame, update tracking, queue a scan per placement."""
         start = time.perf_counter()
+        # Follow the mat every ``locate_every`` frames; while it is not found, every 10th
+        # frame (a whole-frame marker search costs 10-15 ms at 720p).
+        every = self.locate_every if self.zones is not None else 10
         if self.locator is not None and self.game and self.players and (
-                self.zones is None or frame.seq - self._last_locate >= self.locate_every):
+                frame.seq - self._last_locate >= every):
             self._last_locate = frame.seq
             hint = self.zones.pose if isinstance(self.zones, MatZones) else None
             pose = self.locator.locate(frame.image, hint)
@@ -220,6 +223,9 @@ class Watcher:
                         0.9, WHITE, 2)
         else:
             img = annotate(frame.image, self.zones, views, notice)
+            if self.locator is not None and self.zones is None:
+                cv2.putText(img, "looking for the mat's four corner markers...",
+                            (20, img.shape[0] - 20), cv2.FONT_HERSHEY_SIMPLEX, 0.8, RED, 2)
         if img.shape[1] > width:
             img = cv2.resize(img, (width, round(img.shape[0] * width / img.shape[1])),
                              interpolation=cv2.INTER_AREA)

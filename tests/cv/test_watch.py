@@ -220,3 +220,30 @@ def test_watch_command_on_a_video_clip_sends_each_card_once(
     assert code == 0
     assert sorted((x["payload"], x["zone"]) for x in lines) == sorted(
         (c.payload, c.zone) for c in cards)
+
+
+def test_without_the_mat_in_view_nothing_is_sent_and_the_preview_says_so(
+        run: PrintRun) -> None:
+    """Cards on a plain table with no markers: they are seen but not placed (no zones),
+    and the expensive marker search runs only every 10th frame."""
+    calls = []
+
+    class CountingLocator(MatLocator):
+        def locate(self, frame: Any, hint: Any = None) -> Any:
+            calls.append(1)
+            return super().locate(frame, hint)
+
+    face = scenes.synthetic_face(run.cards[0].payload)
+    table = np.full((720, 1280, 3), 90, np.uint8)
+    small = cv2.resize(face, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    table[300:300 + small.shape[0], 600:600 + small.shape[1]] = small
+    scans: list[Scan] = []
+    w = Watcher(CardReader(), Tracker(), locator=CountingLocator(), game="wuxing", players=4,
+                on_scan=scans.append)
+    for i in range(1, 31):
+        w.process(Frame(i, i / 30, table))
+    assert scans == [] and len(calls) == 3
+    status = w.status()
+    assert status["zones"] is None and status["cards"][0]["state"] == "candidate"
+    img = cv2.imdecode(np.frombuffer(w.preview_jpeg(width=1280), np.uint8), cv2.IMREAD_COLOR)
+    assert img[700, 30:400, 2].max() > 150  # the red hint line at the bottom
