@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import bearer, make_table, need_game, register_run
+from webtools import bearer, make_table, register_run
 
 from companion.registry import demo_run
 from web import services
@@ -64,7 +64,6 @@ def test_a_table_gets_a_host_a_camera_and_one_join_link_per_seat(
 
 def test_runs_default_to_the_newest_print_run_of_the_game(
         client: FlaskClient, data_dir: Path) -> None:
-    need_game("wuxing")
     register_run(data_dir, "wuxing", 3, seed=1)
     newest = register_run(data_dir, "wuxing", 3, seed=2)
     r = client.post("/api/tables", json={"game": "wuxing", "players": ["Ana", "Ben"]})
@@ -218,7 +217,6 @@ def test_unknown_table_wrong_route_and_oversized_body(client: FlaskClient,
 ])
 def test_a_table_that_cannot_be_made_is_refused(client: FlaskClient, data_dir: Path,
                                                 body: dict[str, Any]) -> None:
-    need_game("wuxing")
     register_run(data_dir, "wuxing", 3)
     r = client.post("/api/tables", json=body)
     assert 400 <= r.status_code < 500 and r.json["code"] in {"bad_setup", "unknown_game"}

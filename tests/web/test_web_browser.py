@@ -29,7 +29,7 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
     """
     exe = shutil.which("chromium")
     if exe is None:
-        pytest.skip("Debian's chromium is not installed (./scripts/test installs it)")
+        pytest.fail("Debian's chromium is not installed (./scripts/test installs it)")
     try:
         pw = request.getfixturevalue("playwright")
         own = None
