@@ -388,8 +388,12 @@ class GodNumRules(Rules[GodNumState]):
         for serial in sorted(lg.unseen):
             if state.cards[serial].id == face.id:
                 return serial
+        mine = [s for s, f in state.cards.items()
+                if f.id == face.id and state.owner.get(s) == seat]
+        where = ("already played: it is on the pot" if any(s in state.pile for s in mine)
+                 else "out of the game")
         raise CardNotAvailable(f"no {face.name} ({card!r}) of {state.name(seat)}'s legion is left "
-                               "in hand or deck", rule="C-1")
+                               f"in hand or deck ({where})", rule="C-1")
 
     def _check_card_available(self, state: GodNumState, seat: int, card: str,
                               override: bool) -> CardFace:
@@ -423,10 +427,9 @@ class GodNumRules(Rules[GodNumState]):
                               rule="GN-5")
         lg = state.legion(seat)
         if by_face and card not in state.cards:
-            face = self._face(state, card)
-            if face.deck != lg.deck:
-                raise CardNotAvailable(f"{face.name} ({card!r}) is not in {state.name(seat)}'s "
-                                       f"{self.deck.decks[lg.deck].name}", rule="C-1")
+            # A face id stands for an unseen copy (resolve raises C-1 when none is left), so
+            # the phone never offers a card that ``play`` would then refuse.
+            face = state.cards[self.resolve(state, seat, card)]
         else:
             face = self._check_card_available(state, seat, card, override)
         if lg.hand_count < 1:
@@ -700,11 +703,12 @@ class GodNumRules(Rules[GodNumState]):
             acts.append({"type": "play", "label": "Play a card", "seat": cur, "rule": "GN-6",
                          "fields": [{"name": "card", "label": "Card played", "kind": "card",
                                      "zone": zone, "hints": self.legal_faces(state, cur)}]})
-        acts.append({"type": "discard", "label": "Discard cards (karma)", "seat": cur,
-                     "rule": "GN-9",
-                     "fields": [{"name": "cards", "label": "Cards discarded", "kind": "card",
-                                 "zone": VOID, "multiple": True, "min": 1,
-                                 "max": lg.hand_count}]})
+        if lg.hand_count > 0:
+            acts.append({"type": "discard", "label": "Discard cards (karma)", "seat": cur,
+                         "rule": "GN-9",
+                         "fields": [{"name": "cards", "label": "Cards discarded", "kind": "card",
+                                     "zone": VOID, "multiple": True, "min": 1,
+                                     "max": lg.hand_count}]})
         if state.discarding:
             acts.append({"type": "end_turn", "label": "End turn", "seat": cur, "fields": [],
                          "rule": "GN-5"})

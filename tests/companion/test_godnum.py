@@ -526,3 +526,71 @@ def new_match_runs(m: Match[GodNumState]) -> list[Any]:
     run = demo_run("godnum", len(m.state.players), random.Random(3))
     assert {c.serial for c in run.cards} == set(m.setup.cards)
     return list(run.cards)
+
+
+# ----------------------------------------------------------------- review additions
+
+
+def test_gn6_every_attribute_pair_and_number_follows_the_cycles() -> None:
+    """GN-6 over all 5x5 attribute pairs and every previous number, against WX-1's cycles
+    written out here (Metal is the seed's "gold")."""
+    generates = {"wood": "fire", "fire": "earth", "earth": "metal", "metal": "water",
+                 "water": "wood"}
+    overcomes = {"wood": "earth", "earth": "water", "water": "fire", "fire": "metal",
+                 "metal": "wood"}
+    state = table(5).state
+    numbers = [f for f in load_deck("godnum").faces if f.kind == "number"]
+    assert len({(f.element, f.number) for f in numbers}) == 50
+    for current in generates:
+        for n in range(1, 11):
+            now = replace(state, attribute=current, last_number=n)
+            for face in numbers:
+                attr, k = face.element, face.number
+                assert attr is not None and k is not None
+                if overcomes[attr] == current:
+                    expected = True
+                elif generates[attr] == current:
+                    expected = False
+                elif attr == current:
+                    expected = k > n
+                else:
+                    expected = k == n
+                assert RULES.check_card(now, face)[0] is expected, (current, n, face.id)
+
+
+def test_gn6_legal_cards_agrees_with_play_for_a_face_already_played() -> None:
+    """GN-6/C-1: the phone's list must not offer a card the player cannot hold any more."""
+    m = table(3)
+    play(m, 1, "metal-3")
+    play(m, 2, "chaos")
+    play(m, 3, "chaos")  # attributeless again: by GN-6 any card
+    rows = dict((c, (ok, why)) for c, ok, why in
+                RULES.legal_cards(m.state, 1, ["mw-metal-3", "mw-metal-4"]))
+    assert rows["mw-metal-4"][0] is True
+    assert rows["mw-metal-3"][0] is False and "pot" in rows["mw-metal-3"][1]
+    refused(m, {"type": "play", "seat": 1, "card": "mw-metal-3"}, CardNotAvailable, "C-1")
+    legal = {r["value"]: r["ok"] for r in RULES.view(m.state, 1)["legal"]}
+    assert legal["mw-metal-3"] is False and legal["mw-metal-4"] is True
+    # The four Chaos copies: one played, three left, still offered.
+    assert legal["mw-chaos"] is True
+
+
+def test_gn3_reverse_and_skip_with_three_and_after_an_elimination() -> None:
+    """GN-3 turn order: Reverse flips the direction, Skip jumps the next live player in the
+    current direction, eliminated seats are passed over (GN-9, GN-11)."""
+    m = table(4, karma_limit=1)
+    m.apply({"type": "discard", "seat": 1, "cards": [card(m, 1, "chaos")]})
+    assert m.state.legion(1).eliminated and m.state.turn == 2
+    assert play(m, 2, "skip").turn == 4  # Cai loses the turn
+    assert play(m, 4, "reverse").turn == 3  # now counter-clockwise: Dee -> Cai
+    assert play(m, 3, "skip").turn == 4  # Ben skipped, Ana is out: back to Dee
+    assert play(m, 4, "chaos").turn == 3
+
+
+def test_gn5_no_discard_action_offered_with_an_empty_hand() -> None:
+    """GN-5: after discarding the whole hand the only thing left is to end the turn."""
+    m = table(2, karma_limit=10)
+    hand = sorted(m.state.legion(1).unseen)[:5]
+    m.apply({"type": "discard", "seat": 1, "cards": hand, "more": True})
+    assert m.state.legion(1).hand_count == 0 and not m.state.finished
+    assert [a["type"] for a in RULES.actions(m.state, 1)] == ["end_turn"]
