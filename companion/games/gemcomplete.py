@@ -278,20 +278,42 @@ class GemCompleteRules(Rules[GemState]):
             raise IllegalPlay(f"{state.name(seat)} cannot {what} in the "
                               f"{STEP_NAMES[state.step]}; only in the {allowed}", rule="GC-3")
 
-    def _own_card(self, state: GemState, seat: int, card: str) -> CardFace:
-        """The face of a card ``seat`` shows from hand/deck; raises (C-1)."""
+    def _own_card(self, state: GemState, seat: int, card: str,
+                  actor: int | None = None) -> CardFace:
+        """The face of a card of ``seat``'s hand/deck, named by ``actor`` (default: ``seat``).
+
+        Raises (C-1). A refusal names the card's face and place only when ``actor`` may see
+        them (GC-2): a card privately scanned into a Locus is never described to the
+        opponent, even when the opponent types its serial into an effect.
+        """
         if card not in state.cards:
             raise UnknownCard(f"card {card!r} was never printed for this table", rule="C-1")
         face = state.cards[card]
+        actor = seat if actor is None else actor
         owner = state.owner.get(card)
+        shown = owner == actor or self._public(state, card)
+        label = f"card {card!r} ({face.name})" if shown else f"card {card!r}"
         if owner != seat:
             whose = f"{state.name(owner)}'s deck" if owner else "a deck nobody plays here"
-            raise CardNotAvailable(f"card {card!r} ({face.name}) belongs to {whose}, not to "
+            raise CardNotAvailable(f"{label} belongs to {whose}, not to "
                                    f"{state.name(seat)}'s", rule="C-1")
         if card not in state.side(seat).unseen:
+            if not shown:
+                raise CardNotAvailable(f"{label} is not in {state.name(seat)}'s hand or deck",
+                                       rule="C-1")
             where = self._where(state, card)
-            raise CardNotAvailable(f"card {card!r} ({face.name}) is already {where}", rule="C-1")
+            raise CardNotAvailable(f"{label} is already {where}", rule="C-1")
         return face
+
+    def _public(self, state: GemState, card: str) -> bool:
+        """Whether both players have seen ``card`` where it is now (a discard pile, a card
+        revealed at a Complete Declaration, or out of the game)."""
+        for side in state.sides:
+            if card in side.discard:
+                return True
+            if any(ls.serial == card and ls.public for ls in side.locus):
+                return True
+        return card in state.out
 
     def _where(self, state: GemState, card: str) -> str:
         place = self.places(state).get(card, OUT)
@@ -458,6 +480,11 @@ class GemCompleteRules(Rules[GemState]):
         if state.step in ("reveal", "choose"):
             raise IllegalPlay(f"{kind!r} refused: finish the Complete Declaration first",
                               rule="GC-4")
+        if seat != state.turn:
+            # Companion decision 6: the effects of the cards played this turn are entered by
+            # the player whose turn it is (the referee enters them with that seat).
+            raise OutOfTurn(f"seat {seat} ({state.name(seat)}) cannot enter a {kind!r} effect: "
+                            f"it is {state.name(state.turn or 1)}'s turn", rule="GC-3")
         target = require(event, "target", int)
         if target not in (1, 2):
             raise MalformedEvent(f"there is no seat {target!r} to target")
@@ -465,7 +492,7 @@ class GemCompleteRules(Rules[GemState]):
             to = event.get("to", "hand")
             if to not in ("hand", "deck"):
                 raise MalformedEvent(f"'to' must be 'hand' or 'deck', got {to!r}")
-            return self._return(state, target, self._cards(state, event), str(to))
+            return self._return(state, target, self._cards(state, event), str(to), seat)
         count = require(event, "count", int)
         if not 1 <= count <= 40:
             raise MalformedEvent(f"count {count!r} must be 1-40")
@@ -480,7 +507,12 @@ class GemCompleteRules(Rules[GemState]):
         if source not in ("hand", "deck"):
             raise MalformedEvent(f"'from' must be 'hand' or 'deck', got {source!r}")
         for c in cards:
-            self._own_card(state, target, c)
+            self._own_card(state, target, c, seat)
+        side = state.side(target)
+        if source == "deck" and len(cards) > side.deck_count:
+            raise CardNotAvailable(f"{cards!r}: {state.name(target)}'s deck holds only "
+                                   f"{side.deck_count} card(s), so only that many can be shown "
+                                   f"from it", rule="C-1")
         if source == "hand":
             side = state.side(target)
             if count > side.hand_count:
@@ -524,7 +556,8 @@ class GemCompleteRules(Rules[GemState]):
                                   f"{state.name(opp)} wins (GC-5).")
         return evolve(state, ruling=f"{what}; {side.deck_count} left in the deck.")
 
-    def _return(self, state: GemState, seat: int, cards: list[Any], to: str) -> GemState:
+    def _return(self, state: GemState, seat: int, cards: list[Any], to: str,
+                actor: int) -> GemState:
         if not cards or len(set(map(str, cards))) != len(cards):
             raise MalformedEvent(f"list the discard pile cards to return, each once: {cards!r}")
         side = state.side(seat)
@@ -535,7 +568,7 @@ class GemCompleteRules(Rules[GemState]):
             if c in side.discard:
                 continue
             # An unidentified discard shown now (C-6): it must be one of this seat's unseen.
-            self._own_card(state, seat, c)
+            self._own_card(state, seat, c, actor)
             unknown_used += 1
         if unknown_used > side.discard_unknown:
             raise CardNotAvailable(f"{cards!r}: only {side.discard_unknown} unidentified card(s) "

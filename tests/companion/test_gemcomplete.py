@@ -305,7 +305,7 @@ def test_effects_return_and_hand_discard() -> None:
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "next", "seat": 1})
     ruby = ser(m, 1, "ruby")
-    m.apply({"type": "crush", "seat": 2, "target": 1, "count": 2, "cards": [ruby]})
+    m.apply({"type": "crush", "seat": 1, "target": 1, "count": 2, "cards": [ruby]})
     assert m.state.side(1).discard == (ruby,) and m.state.side(1).discard_unknown == 1
     m.apply({"type": "return", "seat": 1, "target": 1, "cards": [ruby], "to": "hand"})
     assert m.state.side(1).hand_count == 7 and ruby in m.state.side(1).unseen
@@ -374,3 +374,60 @@ def test_cards_typed_as_text_lists_and_lower_case() -> None:
     assert len(m.state.revealed) == 3
     m.apply({"type": "reveal", "seat": 1, "cards": " ".join(serials[3:])})
     assert m.state.winners == (1,)
+
+
+# ----------------------------------------------------------------- review additions
+
+
+def test_gc2_refusals_never_name_a_private_locus_card_to_the_opponent() -> None:
+    """GC-2: a privately scanned Locus card is never shown to the opponent, not even in the
+    words of a refusal when the opponent names its serial in an effect (C-1 still refuses)."""
+    m = table(1)
+    ruby = ser(m, 1, "ruby")
+    turn(m, 1, ruby)
+    m.apply({"type": "next", "seat": 2})
+    m.apply({"type": "next", "seat": 2})  # Ben's Main Phase
+    for event in ({"type": "crush", "seat": 2, "target": 1, "count": 1, "cards": [ruby]},
+                  {"type": "discard", "seat": 2, "target": 1, "count": 1, "from": "hand",
+                   "cards": [ruby]},
+                  {"type": "return", "seat": 2, "target": 1, "cards": [ruby]},
+                  {"type": "set", "seat": 2, "card": ruby},
+                  {"type": "play", "seat": 2, "card": ruby}):
+        exc = refused(m, event, CardNotAvailable, "C-1")
+        assert "Ruby" not in str(exc) and "Locus" not in str(exc), str(exc)
+    # The owner is told plainly where her card is.
+    m.apply({"type": "next", "seat": 2})
+    m.apply({"type": "next", "seat": 1})
+    m.apply({"type": "next", "seat": 1})
+    exc = refused(m, {"type": "play", "seat": 1, "card": ruby}, CardNotAvailable, "C-1")
+    assert "Ruby" in str(exc) and "Ana's Locus" in str(exc)
+
+
+def test_gc3_effects_are_entered_by_the_current_player_only() -> None:
+    """GC-3 (companion decision 6): card effects are entered by the player whose turn it
+    is (or the referee on their behalf); the other seat cannot move cards on its own."""
+    m = table(1)
+    m.apply({"type": "next", "seat": 1})
+    m.apply({"type": "next", "seat": 1})
+    for kind in ("crush", "draw"):
+        refused(m, {"type": kind, "seat": 2, "target": 1, "count": 1}, OutOfTurn, "GC-3")
+    refused(m, {"type": "discard", "seat": 2, "target": 2, "count": 1, "from": "hand"},
+            OutOfTurn, "GC-3")
+    m.apply({"type": "crush", "seat": 1, "target": 2, "count": 1})
+    assert m.state.side(2).deck_count == 34
+
+
+def test_gc5_more_cards_scanned_than_the_deck_held_refused() -> None:
+    """GC-5/C-1: a crush of 3 on a deck of 2 moves 2 cards; a third scanned card cannot
+    have come from that deck, so the event is refused and nothing changes."""
+    m = table(1)
+    m.apply({"type": "next", "seat": 1})
+    m.apply({"type": "next", "seat": 1})
+    m.apply({"type": "crush", "seat": 1, "target": 2, "count": 33})
+    assert m.state.side(2).deck_count == 2
+    three = sorted(m.state.side(2).unseen)[:3]
+    refused(m, {"type": "crush", "seat": 1, "target": 2, "count": 3, "cards": three},
+            CardNotAvailable, "C-1")
+    m.apply({"type": "crush", "seat": 1, "target": 2, "count": 3, "cards": three[:2]})
+    assert m.state.finished and m.state.winners == (1,)
+    assert m.state.side(2).discard == tuple(three[:2])
