@@ -431,3 +431,33 @@ def test_gc5_more_cards_scanned_than_the_deck_held_refused() -> None:
     m.apply({"type": "crush", "seat": 1, "target": 2, "count": 3, "cards": three[:2]})
     assert m.state.finished and m.state.winners == (1,)
     assert m.state.side(2).discard == tuple(three[:2])
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_gc2_private_locus_cards_never_in_the_opponents_or_public_view(seed: int) -> None:
+    """GC-2 over random games: after every event, a Locus card known only privately to its
+    owner appears neither in the opponent's view nor in the public view (not its serial,
+    not its face), while the owner's view and the referee's show it."""
+    out = play_random("gemcomplete", 2, random.Random(seed))
+    m = Match(RULES, out.match.setup)
+    checked = 0
+    for event in out.match.events:
+        m.apply(event)
+        s = m.state
+        for owner in (1, 2):
+            rows = {seat: RULES.view(s, seat)["seats"][owner - 1]["locus"] for seat in (1, 2)}
+            public_rows = RULES.view(s, None)["seats"][owner - 1]["locus"]
+            for i, ls in enumerate(s.side(owner).locus):
+                if ls.serial is None or ls.public:
+                    continue
+                checked += 1
+                for row in (rows[3 - owner][i], public_rows[i]):
+                    assert row == {"position": i + 1, "known": False, "public": False}
+                assert rows[owner][i]["card"] == ls.serial
+            private = {ls.serial for ls in s.side(owner).locus
+                       if ls.serial is not None and not ls.public}
+            for viewer in (3 - owner, None):
+                text = json.dumps(RULES.view(s, viewer))
+                assert not any(p in text for p in private)
+    assert checked > 0
