@@ -23,11 +23,13 @@ or as ``"die": a`` with ``"die2": b``; every die is 1-6):
   tile activates (MR-6).
 * ``{"type": "attack", "seat", "strikes": [{"card": SERIAL, "target": SEAT}, ...]}``: one or
   two weapons, each on a target in its range (MR-7). Also ``card``/``target`` (and
-  ``card2``/``target2``) as flat fields.
+  ``card2``/``target2``) as flat fields; ``card2`` null or absent: one weapon; ``target2``
+  null or absent: the second weapon strikes ``target``.
 * ``{"type": "skill", "seat", "skill": "basic"|"1"|"2"|"3", ...}``: parameters
   ``target``, ``card``, ``tile``, ``add`` as the skill needs (``mountains_skills``, MR-8).
-* ``{"type": "result", "winner": SEAT, "loser": SEAT}``: who won the challenge mini-game;
-  one of them is the player who drew the card (MR-9). ``seat`` is optional.
+* ``{"type": "result", "winner": SEAT, "loser": SEAT}`` (or ``"outcome": [winner, loser]``,
+  as the result action offers it): who won the challenge mini-game; one of them is the
+  player who drew the card (MR-9). ``seat`` is optional.
 * ``{"type": "discard", "seat", "card"}``: the weapon a seat discards (a chance or
   challenge penalty). ``{"type": "take", "seat", "card"}``: the weapon a seat takes from
   the loser of a challenge.
@@ -147,9 +149,12 @@ def _strikes(event: Event) -> list[tuple[str, int]]:
                 raise MalformedEvent(f"a strike must be {{card, target}}, got {st!r}")
             out.append((str(require(st, "card", str)), int(require(st, "target", int))))
         return out
-    out = [(str(require(event, "card", str)), int(require(event, "target", int)))]
-    if event.get("card2"):
-        out.append((str(require(event, "card2", str)), int(require(event, "target2", int))))
+    target = int(require(event, "target", int))
+    out = [(str(require(event, "card", str)), target)]
+    if event.get("card2") is not None and event.get("card2") != "":
+        # The second weapon is optional; without a second target it strikes the first one.
+        target2 = target if event.get("target2") is None else require(event, "target2", int)
+        out.append((str(require(event, "card2", str)), int(target2)))
     return out
 
 
@@ -370,9 +375,14 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     name = s.name(seat)
     if expect == "weapon":
         s = move_card(s, card, seat_place(seat))  # off its former place, even another row
-        s = evolve(s, fresh=s.fresh | {card})
-        return s, (f"{name} draws {s.weapon_label(card)}{forced}; it cannot be used this "
-                   "turn (MR-7)")
+        if pend.turn_no == s.turn_no:
+            # Drawn this turn (MR-7). A reward drawn in a turn that a defeat ended (MR-10)
+            # is scanned after the next turn began: it belongs to the turn it was won in.
+            s = evolve(s, fresh=s.fresh | {card})
+            return s, (f"{name} draws {s.weapon_label(card)}{forced}; it cannot be used this "
+                       "turn (MR-7)")
+        return s, (f"{name} draws {s.weapon_label(card)}{forced}, the reward of the previous "
+                   "turn: it can be used from now on (MR-7)")
     if expect == "challenge":
         s = move_card(s, card, discard("challenge"))
         s = evolve(s, pending=(Pending("result", seat, card=card), *s.pending))
@@ -519,8 +529,16 @@ def _on_result(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     pend = next((p for p in s.pending if p.kind == "result"), None)
     if pend is None:
         raise IllegalPlay("no challenge is being played", rule="MR-9")
-    winner = require(event, "winner", int)
-    loser = require(event, "loser", int)
+    if "outcome" in event:  # one choice of the result action: [winner, loser]
+        outcome = require(event, "outcome", list)
+        if len(outcome) != 2 or not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in outcome
+        ):
+            raise MalformedEvent(f"'outcome' is [winner seat, loser seat], got {outcome!r}")
+        winner, loser = outcome
+    else:
+        winner = require(event, "winner", int)
+        loser = require(event, "loser", int)
     for x in (winner, loser):
         if not 1 <= x <= len(s.players) or not s.player(x).alive:
             raise IllegalPlay(f"seat {x!r} is not a player in the game", rule="MR-9")

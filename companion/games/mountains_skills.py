@@ -127,17 +127,12 @@ def problem(s: MountainsState, seat: int, slot: str) -> tuple[str, str] | None:
     c = cost(s, seat, slot)
     if c and p.hp - c <= 0:
         return f"it costs {c} HP and you have {p.hp}", "MR-8"
-    others = [x for x in s.living if x != seat]
     key = (sk.character, slot)
-    if key in {("xi-bian", "2"), ("ling-yu", "3")} and not any(
-        s.player(x).weapons for x in others
-    ):
+    if key in TAKERS and not skill_targets(s, seat, slot):
         return "no other player has a weapon", "MR-8"
-    if key == ("huan", "1") and not [w for w in p.weapons if w not in s.fresh]:
+    if key == ("huan", "1") and not skill_cards(s, seat, slot):
         return "you have no weapon you can use this turn", "MR-7"
-    if key == ("huan", "basic") and not [
-        x for x in others if _dist(s, seat, x) <= HUAN_REACH
-    ]:
+    if key == ("huan", "basic") and not skill_targets(s, seat, slot):
         return f"no player is within {HUAN_REACH} tiles", "MR-8"
     if key in {("qing-luan", "basic"), ("qing-luan", "1")} and s.moved:
         return "you have already moved this turn", "MR-8"
@@ -146,6 +141,44 @@ def problem(s: MountainsState, seat: int, slot: str) -> tuple[str, str] | None:
     if key == ("huan", "2") and not (s.in_place("pile:weapon") or s.in_place("discard:weapon")):
         return "there is no weapon card left to draw", "MR-6"
     return None
+
+
+TAKERS = frozenset({("xi-bian", "2"), ("ling-yu", "3")})  # act on another player's weapon
+
+
+def skill_targets(s: MountainsState, seat: int, slot: str) -> list[int]:
+    """The players skill ``slot`` of ``seat`` may name as ``target`` now (MR-8).
+
+    Any living player for Qing Luan's skill 3; otherwise the other living players: those
+    with a weapon for Xi Bian's skill 2 and Ling Yu's skill 3, those within 5 tiles for
+    Huan's basic skill. Empty for a skill without a target.
+    """
+    sk = skill_of(s, seat, slot)
+    if "any" in sk.params:
+        return list(s.living)
+    if "other" not in sk.params:
+        return []
+    others = [x for x in s.living if x != seat]
+    key = (sk.character, slot)
+    if key in TAKERS:
+        return [x for x in others if s.player(x).weapons]
+    if key == ("huan", "basic"):
+        return [x for x in others if _dist(s, seat, x) <= HUAN_REACH]
+    return others
+
+
+def skill_cards(s: MountainsState, seat: int, slot: str) -> list[str]:
+    """The weapons skill ``slot`` of ``seat`` may name as ``card`` now (MR-7, MR-8).
+
+    Huan's skill 1: Huan's weapons usable this turn. Xi Bian's skill 2 and Ling Yu's skill 3:
+    the weapons of the players they may target. Empty for a skill without a card.
+    """
+    sk = skill_of(s, seat, slot)
+    if "card" not in sk.params:
+        return []
+    if (sk.character, slot) == ("huan", "1"):
+        return [w for w in s.player(seat).weapons if w not in s.fresh]
+    return [w for x in skill_targets(s, seat, slot) for w in s.player(x).weapons]
 
 
 def _dist(s: MountainsState, a: int, b: int) -> int:

@@ -68,6 +68,7 @@ class Pending:
     card: str = ""
     purpose: str = ""
     dice: int = 0
+    turn_no: int = 0  # the turn it arose in: a weapon drawn then is unusable that turn only
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ def draw(s: MountainsState, seat: int, deck: str) -> tuple[MountainsState, str]:
         note = f"shuffle the {deck} discards into a new pile; "
     else:
         note = ""
-    s = evolve(s, pending=(*s.pending, Pending("draw", seat, deck=deck)))
+    s = evolve(s, pending=(*s.pending, Pending("draw", seat, deck=deck, turn_no=s.turn_no)))
     return s, f"{note}{s.name(seat)} draws a {deck} card and shows it"
 
 

@@ -21,6 +21,7 @@ from companion.games.mountains_state import (
     seat_place,
     targets_in_range,
     usable_weapons,
+    weapon_damage,
 )
 
 
@@ -110,7 +111,7 @@ def view(s: MountainsState, seat: int | None) -> JSONDict:
         "roll": list(s.roll),
         "extra_dice": list(s.extra_dice),
         "move_bonus": s.move_bonus,
-        "move_options": list(move_steps(s)) if playing else [],
+        "move_options": list(move_steps(s)) if playing and not s.moved else [],
         "reachable": [{"tile": a, "to": b} for a, b in reachable_moves(s).items()]
         if playing and not s.pending else [],
         "showdown": s.showdown,
@@ -147,11 +148,12 @@ def actions(s: MountainsState, seat: int | None) -> list[JSONDict]:
     out: list[JSONDict] = []
     physical = s.dice_mode == "physical"
     for x in seats:
-        out.extend(_actions_for(s, x, physical))
+        out.extend(_actions_for(s, x, physical, referee=seat is None))
     return out
 
 
-def _actions_for(s: MountainsState, x: int, physical: bool) -> list[JSONDict]:
+def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
+                 ) -> list[JSONDict]:
     out: list[JSONDict] = []
     zone = seat_place(x)
     if s.phase == "order":
@@ -184,15 +186,19 @@ def _actions_for(s: MountainsState, x: int, physical: bool) -> list[JSONDict]:
         elif p.kind == "roll" and physical:
             out.append({"type": "roll", "label": "Enter the die of your skill 1", "seat": x,
                         "fields": _die_fields(1), "rule": "MR-8"})
-        elif p.kind == "result" and x in s.living:
-            rivals = [y for y in s.living if y != p.seat]
-            everyone = _seat_choices(s, [p.seat, *rivals])
+        elif p.kind == "result" and x in s.living and (not referee or x == p.seat):
+            # Any phone may enter the result; the referee sees it once. One choice per
+            # possible outcome ([winner, loser]): the drawer against each opponent.
+            outcomes: list[JSONDict] = []
+            for y in s.living:
+                if y != p.seat:
+                    outcomes += [
+                        {"value": [p.seat, y], "label": f"{s.name(p.seat)} beat {s.name(y)}"},
+                        {"value": [y, p.seat], "label": f"{s.name(y)} beat {s.name(p.seat)}"}]
             out.append({"type": "result", "label": f"Who won {s.face(p.card).name!r}?",
                         "seat": x, "fields": [
-                            {"name": "winner", "label": "Winner", "kind": "choice",
-                             "choices": everyone},
-                            {"name": "loser", "label": "Loser", "kind": "choice",
-                             "choices": everyone}], "rule": "MR-9"})
+                            {"name": "outcome", "label": "Result", "kind": "choice",
+                             "choices": outcomes}], "rule": "MR-9"})
         elif p.kind in ("discard", "take"):
             owner = x if p.kind == "discard" else p.other
             out.append({"type": p.kind, "label": "Choose a weapon to " + p.kind, "seat": x,
@@ -213,27 +219,9 @@ def _actions_for(s: MountainsState, x: int, physical: bool) -> list[JSONDict]:
                  else f"{a} (stairs to {b}, {s.board.tile(b).kind})"}
                 for a, b in moves.items()]}], "rule": "MR-5"})
     if not s.attacked:
-        usable = usable_weapons(s, x)
-        if usable:
-            w_choices = []
-            for w in s.player(x).weapons:
-                item: JSONDict = {"value": w, "label": s.weapon_label(w)}
-                if w in s.fresh:
-                    item["why"] = "drawn this turn (MR-7)"
-                elif not targets_in_range(s, x, w):
-                    item["why"] = "no opponent in range (MR-7)"
-                w_choices.append(item)
-            opp = _seat_choices(s, [y for y in s.living if y != x])
-            out.append({"type": "attack", "label": "Attack with one or two weapons", "seat": x,
-                        "fields": [
-                            {"name": "card", "label": "Weapon", "kind": "choice",
-                             "choices": w_choices},
-                            {"name": "target", "label": "Target", "kind": "choice",
-                             "choices": opp},
-                            {"name": "card2", "label": "Second weapon (optional)",
-                             "kind": "choice", "optional": True, "choices": w_choices},
-                            {"name": "target2", "label": "Second target", "kind": "choice",
-                             "optional": True, "choices": opp}], "rule": "MR-7"})
+        attack = _attack_action(s, x)
+        if attack is not None:
+            out.append(attack)
     for item in skills.skill_choices(s, x):
         out.append(_skill_action(s, x, item))
     if s.moved or (s.roll and not moves):
@@ -242,20 +230,58 @@ def _actions_for(s: MountainsState, x: int, physical: bool) -> list[JSONDict]:
     return out
 
 
+def _attack_action(s: MountainsState, x: int) -> JSONDict | None:
+    """The attack form (MR-7): only weapons usable now with an opponent in range, and only
+    opponents some such weapon reaches. The optional second weapon's first choice is "none"
+    and the second target's is "the same target", so a form posted as it stands is legal.
+    With weapons but nothing to strike, the action is listed with the reason."""
+    weapons = s.player(x).weapons
+    if not weapons:
+        return None
+    head: JSONDict = {"type": "attack", "label": "Attack with one or two weapons", "seat": x,
+                      "rule": "MR-7"}
+    usable = usable_weapons(s, x)
+    legal = [w for w in usable if targets_in_range(s, x, w)]
+    if not legal:
+        why = ("your weapons were drawn this turn" if not usable
+               else "no opponent is in range of your weapons")
+        return {**head, "fields": [], "why": f"{why} (MR-7)"}
+    w_choices: list[JSONDict] = []
+    reached: set[int] = set()
+    for w in legal:
+        them = targets_in_range(s, x, w)
+        reached.update(them)
+        w_choices.append({"value": w, "label": f"{s.weapon_label(w)}: "
+                          f"{weapon_damage(s, x, w)} damage, reaches "
+                          f"{', '.join(s.name(y) for y in them)}"})
+    targets = _seat_choices(s, sorted(reached))
+    fields: list[JSONDict] = [
+        {"name": "card", "label": "Weapon", "kind": "choice", "choices": w_choices},
+        {"name": "target", "label": "Target", "kind": "choice", "choices": targets}]
+    if len(legal) >= 2:
+        fields += [
+            {"name": "card2", "label": "Second weapon (optional)", "kind": "choice",
+             "optional": True,
+             "choices": [{"value": None, "label": "no second weapon"}, *w_choices]},
+            {"name": "target2", "label": "Second weapon's target", "kind": "choice",
+             "optional": True,
+             "choices": [{"value": None, "label": "the same target"}, *targets]}]
+    return {**head, "fields": fields}
+
+
 def _skill_action(s: MountainsState, x: int, item: JSONDict) -> JSONDict:
     fields: list[JSONDict] = [{"name": "skill", "label": "Skill", "kind": "choice",
                                "choices": [item]}]
-    others = [y for y in s.living if y != x]
+    slot = str(item["value"])
     for param in item["params"]:
         if param in ("other", "any"):
-            who = others if param == "other" else list(s.living)
             fields.append({"name": "target", "label": "Player", "kind": "choice",
-                           "choices": _seat_choices(s, who)})
+                           "choices": _seat_choices(s, skills.skill_targets(s, x, slot))})
         elif param == "card":
-            owners = [x] if s.player(x).character == "huan" else others
+            owner = {w: o.seat for o in s.players for w in o.weapons}
             fields.append({"name": "card", "label": "Weapon", "kind": "choice", "choices": [
-                {"value": w, "label": f"{s.name(o)}: {s.weapon_label(w)}"}
-                for o in owners for w in s.player(o).weapons]})
+                {"value": w, "label": f"{s.name(owner[w])}: {s.weapon_label(w)}"}
+                for w in skills.skill_cards(s, x, slot)]})
         elif param == "tile":
             fields.append({"name": "tile", "label": "Tile", "kind": "choice",
                            "choices": [{"value": t, "label": t} for t in s.board.tiles]})

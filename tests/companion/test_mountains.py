@@ -465,3 +465,24 @@ def test_state_is_json_free_of_board_in_equality() -> None:
     m = to_play(2)
     s2 = m.replay()
     assert isinstance(s2, MountainsState) and s2 == m.state
+
+
+def test_mr7_reward_weapon_drawn_in_a_turn_ended_by_defeat_is_usable_next_turn() -> None:
+    """The drawer loses Dragon's Eye and falls (MR-10); the winner's reward weapon belongs
+    to that turn even though it is scanned after the next turn began, so the winner (the
+    next player) may use it (MR-7: not usable only in the turn it was drawn)."""
+    m = to_play(3, chars=("qing-luan", "huan", "ling-yu"))
+    s = turn_of(put(put(m.state, 1, tile="B1", hp=2), 3, tile="B3"), 1, roll=(1,))
+    s = play(s, {"type": "move", "seat": 1, "to": "B2"},  # a challenge tile
+             {"type": "scan", "card": serial(s, "dragons-eye"), "zone": "seat:1"},
+             {"type": "result", "winner": 3, "loser": 1})
+    assert not s.player(1).alive and s.turn == 3  # counter-clockwise: 1 -> 3
+    assert s.pending[0].kind == "draw" and s.pending[0].seat == 3
+    s = play(s, {"type": "scan", "card": serial(s, "mist-needles"), "zone": "seat:3"})
+    s = put(s, 2, tile="B4")
+    s = play(s, {"type": "attack", "seat": 3, "card": serial(s, "mist-needles"), "target": 2})
+    assert s.player(2).hp == 10 - 2  # Water weapon, Water character
+    # A weapon drawn in the current turn still waits (MR-7).
+    s = play(s, {"type": "roll", "seat": 3, "dice": [1, 1]}, {"type": "move", "seat": 3,
+                                                          "to": "B2"})
+    assert s.pending[0].kind == "draw" and s.pending[0].deck == "challenge"
