@@ -122,6 +122,10 @@ class Table:
     def name(self, seat: int) -> str:
         return self.names[seat - 1]
 
+    def names_of(self, seats: tuple[int, ...] | list[int]) -> str:
+        """The players' names as a sentence lists them: "Ana, Bo and Cy"."""
+        return _listing([self.names[s - 1] for s in seats])
+
 
 @dataclass(frozen=True)
 class WuXingState:
@@ -264,7 +268,7 @@ class _Work:
         gone = [s for s in self.t.seats if s not in self.out and self.decks[s - 1] == 0]
         if gone:
             self.out = self.out | frozenset(gone)
-            names = " and ".join(self.t.name(s) for s in gone)
+            names = self.t.names_of(gone)
             verb = "have" if len(gone) > 1 else "has"
             self.notes.append(f"{names} {verb} no cards left and {'are' if len(gone) > 1 else 'is'}"
                               " out of the game (WX-3).")
@@ -287,6 +291,35 @@ def _relations(attrs: Mapping[str, Any]) -> tuple[frozenset[tuple[str, str]],
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _listing(names: list[str]) -> str:
+    """"Ana", "Ana and Bo", "Ana, Bo and Cy"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _a(label: str) -> str:
+    """A card as a sentence names it: "Wood", "an Infinite Dragon", "a Destructive Star"."""
+    if label == "Infinite Dragon":
+        return "an Infinite Dragon"
+    if label == "Destructive Star":
+        return "a Destructive Star"
+    return label
+
+
+def _stars_stay(n: int) -> str:
+    """The sentence for Stars left in a won pot (WX-7.4, WX-7.6; companion decision 1)."""
+    if n == 0:
+        return ""
+    return " The Star stays in the pot." if n == 1 else f" The {n} Stars stay in the pot."
+
+
+def _with_stars(n: int) -> str:
+    """How a pot of ``n`` cards with Stars in it is named when it goes to the Void (seed
+    Game Notes: the only ways a Star leaves play)."""
+    if n == 0:
+        return ""
+    return ", a Destructive Star among them" if n == 1 else f", {n} Destructive Stars among them"
 
 
 class WuXingRules(Rules[WuXingState]):
@@ -672,7 +705,7 @@ class WuXingRules(Rules[WuXingState]):
         w = _Work(state)
         if t.kind[serial] != DRAGON:
             w.shown = state.shown | {serial}
-            w.notes.append(f"{t.name(seat)} pulled {t.label[serial]}: no Dragon yet; keep "
+            w.notes.append(f"{t.name(seat)} pulled {_a(t.label[serial])}: no Dragon yet; keep "
                            "pulling (WX-12).")
             return w.freeze()
         w.shown = frozenset()
@@ -726,8 +759,9 @@ class WuXingRules(Rules[WuXingState]):
             w.phase = PURGE
             w.awaiting = tuple(w.active())
             names = ", ".join(t.name(s) for s in w.awaiting)
-            gone = f"the pot ({_plural(len(swept), 'card')}) goes to the Void" if swept \
-                else "the pot was empty"
+            in_pot = sum(1 for c in swept if t.kind[c] == STAR)
+            gone = (f"the pot ({_plural(len(swept), 'card')}{_with_stars(in_pot)}) goes to the "
+                    "Void") if swept else "the pot was empty"
             w.notes.append(f"Universe Star: {gone}, the Star stays as the sole pot card, and "
                            f"everyone still in ({names}) puts their top card into the Void "
                            "(WX-6).")
@@ -753,9 +787,9 @@ class WuXingRules(Rules[WuXingState]):
             w.void += 1
         w.awaiting = tuple(s for s in w.awaiting if s != seat)
         where = "into the pot (WX-5)" if to_pot else "into the Void (WX-6)"
-        w.notes.append(f"{t.name(seat)} put {t.label[serial]} {where}.")
+        w.notes.append(f"{t.name(seat)} put {_a(t.label[serial])} {where}.")
         if w.awaiting:
-            w.notes.append("Waiting for " + ", ".join(t.name(s) for s in w.awaiting) + ".")
+            w.notes.append(f"Waiting for {t.names_of(w.awaiting)}.")
             return w.freeze()
         gone = w.check_out()
         self._next(w, new=False, gone=gone)
@@ -768,7 +802,7 @@ class WuXingRules(Rules[WuXingState]):
         w.awaiting = tuple(s for s in w.awaiting if s != seat)
         if w.awaiting:
             t = w.t
-            w.notes.append(f"{t.name(seat)} reveals {t.label[serial]}; waiting for "
+            w.notes.append(f"{t.name(seat)} reveals {_a(t.label[serial])}; waiting for "
                            f"{t.name(w.awaiting[0])}.")
             return w.freeze()
         self._resolve(w)
@@ -798,11 +832,20 @@ class WuXingRules(Rules[WuXingState]):
             w.to_void(swept)
             w.pot = (star,)
             w.places[star] = POT
+            # Name what goes: the Universe card, any Star already in the pot (seed Game
+            # Notes: a Star leaves play only this way, by WX-6 or by WX-7.7), the rest.
+            in_pot = sum(1 for c in pot if t.kind[c] == STAR)
+            rest = len(pot) - 1 - in_pot
+            items = [f"the Universe {t.label[u]}"]
+            if in_pot:
+                items.append(("a Destructive Star" if in_pot == 1
+                              else f"{in_pot} Destructive Stars") + " from the pot")
+            if rest:
+                items.append(f"{rest} more pot card{'s' if rest > 1 else ''}")
+            items.append(f"{t.name(b if star_seat == a else a)}'s {t.label[other]}")
             text = (f"{t.name(star_seat)}'s Destructive Star destroys everything: "
-                    f"{_plural(len(swept), 'card')} go to the Void (the Universe "
-                    f"{t.label[u]} and {t.name(b if star_seat == a else a)}'s "
-                    f"{t.label[other]} with them) and the Star stays as the sole pot card "
-                    "(WX-7.2).")
+                    f"{_plural(len(swept), 'card')} go to the Void ({_listing(items)}); the "
+                    "Star stays as the sole pot card (WX-7.2).")
         elif ka == DRAGON and kb == DRAGON:
             w.to_pot([ca, cb])
             text = (f"{na} and {nb} both played an Infinite Dragon: a draw, both Dragons join "
@@ -814,7 +857,7 @@ class WuXingRules(Rules[WuXingState]):
             w.to_void([dragon])
             w.to_deck(win, won)
             w.pot = tuple(stars)
-            keep = " The Star stays in the pot." if stars else ""
+            keep = _stars_stay(len(stars))
             text = (f"{t.name(win)}'s Infinite Dragon absorbs the Universe {t.label[u]}: "
                     f"{t.name(win)} wins {_plural(len(won), 'card')}; shuffle them into your "
                     f"deck. The Dragon goes to the Void (WX-7.4, WX-8).{keep}")
@@ -850,7 +893,7 @@ class WuXingRules(Rules[WuXingState]):
             w.pot = tuple(stars)
             beats = (" (absorb beats destroy)"
                      if (t.element[cb if aa else ca], eu) in destroys else "")
-            keep = " The Star stays in the pot." if stars else ""
+            keep = _stars_stay(len(stars))
             return (f"{mine} absorbs {lu}{beats}: {t.name(win)} wins "
                     f"{_plural(len(won), 'card')}; shuffle them into your deck (WX-7.6, "
                     f"WX-8).{keep}")
@@ -862,7 +905,9 @@ class WuXingRules(Rules[WuXingState]):
             w.pot = ()
             w.to_void(swept)
             w.to_deck(win, [keep_card])
-            return (f"{mine} destroys {lu}: the pot ({_plural(len(pot), 'card')}) and "
+            in_pot = sum(1 for c in pot if t.kind[c] == STAR)
+            return (f"{mine} destroys {lu}: the pot ({_plural(len(pot), 'card')}"
+                    f"{_with_stars(in_pot)}) and "
                     f"{t.name(loser)}'s {lost_label} go to the Void; {t.name(win)}, put your "
                     f"{mine} at the bottom of your deck (WX-7.7).")
         parts = []
@@ -937,7 +982,7 @@ class WuXingRules(Rules[WuXingState]):
         w.duel = tied
         w.duel_cards = ()
         self._duel_pair(w)
-        names = " and ".join(t.name(s) for s in tied)
+        names = t.names_of(tied)
         w.notes.append(f"{names} are tied with {_plural(best, 'card')}: sudden death "
                        "(WX-11).")
 
@@ -955,7 +1000,7 @@ class WuXingRules(Rules[WuXingState]):
         w.duel_cards = (*w.duel_cards, (seat, serial))
         w.awaiting = tuple(s for s in w.awaiting if s != seat)
         if w.awaiting:
-            w.notes.append(f"{t.name(seat)} reveals {t.label[serial]}; waiting for "
+            w.notes.append(f"{t.name(seat)} reveals {_a(t.label[serial])}; waiting for "
                            f"{t.name(w.awaiting[0])} (WX-11).")
             return w.freeze()
         a, b = w.challenge
@@ -970,7 +1015,7 @@ class WuXingRules(Rules[WuXingState]):
                 w.notes.append(f"{text}, and {t.name(stuck[0])} has no card left to reveal: "
                                "the sudden death cannot be decided (WX-11).")
                 self._return_duel_cards(w)
-                self._finish(w, w.duel, "shares the win after an undecided sudden death")
+                self._finish(w, w.duel, "the sudden death cannot be decided", "WX-11")
                 return w.freeze()
             w.notes.append(f"{text}: reveal again (WX-11).")
             w.awaiting = (a, b)
@@ -986,7 +1031,7 @@ class WuXingRules(Rules[WuXingState]):
         self._return_duel_cards(w)
         w.duel = tuple(s for s in w.duel if s != loser)
         if len(w.duel) == 1:
-            self._finish(w, w.duel, "won the tie-breaker")
+            self._finish(w, w.duel, "won the sudden death", "WX-11")
         else:
             self._duel_pair(w)
             w.notes.append(f"Next in the sudden death: {t.name(w.duel[0])} v "
@@ -1019,16 +1064,17 @@ class WuXingRules(Rules[WuXingState]):
         w.duel_cards = ()
         w.revealed = ()
 
-    def _finish(self, w: _Work, winners: tuple[int, ...], why: str) -> None:
+    def _finish(self, w: _Work, winners: tuple[int, ...], why: str,
+                rule: str = "WX-10") -> None:
         t = w.t
         w.phase = OVER
         w.finished = True
         w.winners = tuple(sorted(winners))
         w.challenge = ()
         w.awaiting = ()
-        names = " and ".join(t.name(s) for s in w.winners)
+        names = t.names_of(w.winners)
         verb = "wins" if len(w.winners) == 1 else "share the win"
-        w.notes.append(f"Game over: {names} {verb} ({why}, WX-10).")
+        w.notes.append(f"Game over: {names} {verb} ({why}, {rule}).")
 
     # -- what the table sees -----------------------------------------------------------------
 
@@ -1041,7 +1087,7 @@ class WuXingRules(Rules[WuXingState]):
                         "(WX-12).")
             return ("Pull cards from the player deck one at a time and show them: the first to "
                     "show an Infinite Dragon starts (WX-12).")
-        names = " and ".join(t.name(s) for s in state.awaiting)
+        names = t.names_of(state.awaiting) if state.awaiting else ""
         if ph == DRAW:
             a, b = state.challenge
             return (f"{t.name(a)} v {t.name(b)}: {t.name(a)}, lay the top Universe card face up "
@@ -1056,7 +1102,7 @@ class WuXingRules(Rules[WuXingState]):
             return f"{names}: reveal your top card against the Universe {lu} (WX-7)."
         if ph == DUEL:
             return f"Sudden death: {names}, reveal your top card (WX-11)."
-        names = " and ".join(t.name(s) for s in state.winners)
+        names = t.names_of(state.winners) if state.winners else ""
         return f"Game over: {names} {'wins' if len(state.winners) == 1 else 'share the win'}."
 
     def view(self, state: WuXingState, seat: int | None) -> JSONDict:

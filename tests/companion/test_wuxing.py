@@ -1073,3 +1073,144 @@ def test_wx11_sudden_death_that_cannot_be_decided_is_shared() -> None:
     assert "Bo has no card left to reveal" in t.s.ruling or \
         "Ana has no card left to reveal" in t.s.ruling
     assert t.s.decks == (1, 1)  # the revealed cards went back to their owners
+
+
+# -- review: WX-3 gaps closed mid-challenge, texts that name cards and counts ---------------------
+
+VICTIM = {"wood": "earth", "earth": "water", "water": "fire", "fire": "metal",
+          "metal": "wood"}  # the Universe element destroys VICTIM[e] (WX-1)
+
+
+def _drain(t: Table, seat: int, left: int) -> None:
+    """Challenges until ``seat`` has ``left`` cards: whenever ``seat`` plays, its card is
+    destroyed by the Universe card and the other challenger's absorbs it (WX-7.6); in the
+    other challenges both players draw (WX-7.5)."""
+    es = iter([e for _ in range(4) for e in ("wood", "fire", "earth", "metal", "water")])
+    while t.s.decks[seat - 1] > left:
+        a, b = t.s.challenge
+        e = next(es)
+        t.universe(e)
+        for s in (a, b):
+            face = VICTIM[e] if s == seat else ABSORBER[e]
+            t.scan(t.any_card(s, face), f"seat:{s}")
+        assert t.s.decks[seat - 1] >= left
+
+
+def _left_in_universe(t: Table) -> str:
+    """An element still in the Universe deck."""
+    return next(f for f in ("wood", "fire", "earth", "metal", "water")
+                if any(t.face(c) == f"universe-{f}" and p == "universe"
+                       for c, p in t.s.places.items()))
+
+
+def test_wx3_wx5_second_challenger_feeds_last_card_pairing_closes_the_gap() -> None:
+    """WX-3 + WX-5: in Ana v Bo, Bo puts his last card into the pot for a Universe Dragon:
+    he is out, and the same challenge goes on as Ana v Cy (P1 v P3 if P2 is out)."""
+    t = started(3)
+    _drain(t, 2, 2)
+    while t.s.challenge != (1, 2):
+        _play(t, _left_in_universe(t), None)
+    t.universe("dragon")
+    assert t.view()["prompt"] == ("Universe Dragon: Ana, Bo and Cy, put your top card face up "
+                                  "into the pot (WX-5).")
+    t.contribute_all()
+    assert t.s.decks[1] == 1 and t.s.challenge == (1, 2)
+    challenges = t.s.challenges
+    t.universe("dragon")
+    pot = len(t.s.pot)
+    t.scan(t.any_card(1), "seat:1")
+    t.scan(t.free(3, "dragon"), "seat:3")
+    assert "Cy put an Infinite Dragon into the pot (WX-5)." in t.s.ruling
+    t.scan(t.any_card(2), "seat:2")
+    assert t.s.out == frozenset({2}) and t.s.decks[1] == 0
+    assert len(t.s.pot) == pot + 3
+    assert t.s.challenge == (1, 3) and t.s.phase == "universe"
+    assert t.s.challenges == challenges  # the same challenge, re-formed (WX-3)
+    assert "Bo has no cards left and is out of the game (WX-3)." in t.s.ruling
+    assert "Next: Ana v Cy; Ana, lay the top Universe card on the pot." in t.s.ruling
+    _play(t, _left_in_universe(t), 1)
+    assert t.s.challenge == (3, 1)  # then Cy's turn: Cy v Ana
+
+
+def test_wx3_wx6_first_challenger_gives_last_card_to_the_void_next_player_takes_over() -> None:
+    """WX-3 + WX-6: in Ana v Bo, Ana puts her last card into the Void for a Universe Star:
+    she is out; her challenge passes to the next players still in (Bo v Cy)."""
+    t = started(3)
+    _drain(t, 1, 2)
+    while t.s.challenge != (1, 2):
+        _play(t, _left_in_universe(t), None)
+    t.universe("dragon")
+    t.contribute_all()
+    assert t.s.decks[0] == 1 and t.s.challenge == (1, 2)
+    star = t.universe("star")
+    t.contribute_all()
+    assert t.s.out == frozenset({1})
+    assert t.s.pot == (star,)
+    assert t.s.challenge == (2, 3)
+    assert "Ana has no cards left and is out of the game (WX-3). Next: Bo v Cy;" in t.s.ruling
+    _play(t, _left_in_universe(t), 2)
+    assert t.s.pot == (star,)  # the Star stays when the pot is won (decision 1)
+    assert t.s.challenge == (3, 2)
+
+
+def test_wx7_4_several_stars_in_a_won_pot_all_stay_and_the_ruling_says_so() -> None:
+    """WX-7.1 then WX-7.4: after a two-Star draw, a Dragon wins the pot but both Stars stay
+    in it; the ruling counts the won cards and names both Stars."""
+    t = started()
+    u1, s1, s2 = t.challenge("water", "star", "star")  # Bo v Ana next
+    u2, bo, ana = t.challenge("fire", "dragon", "wood")
+    assert t.s.pot == (s1, s2)
+    assert {t.s.places[c] for c in (u1, u2, ana)} == {"deck:2"}
+    assert t.s.places[bo] == "void"
+    assert "Bo wins 3 cards" in t.s.ruling
+    assert "The 2 Stars stay in the pot." in t.s.ruling
+
+
+def test_wx7_2_star_played_on_a_pot_holding_a_star_names_every_card_it_sends() -> None:
+    """WX-7.2 with a Star already in the pot (WX-6): the pot's Star goes to the Void too;
+    the ruling says how many cards go and names the Star that was in the pot."""
+    t = started()
+    old = t.universe("star")
+    t.contribute_all()
+    void = t.s.void
+    u, ana, bo = t.challenge("water", "star", "wood")
+    assert t.s.pot == (ana,)
+    assert {t.s.places[c] for c in (old, u, bo)} == {"void"}
+    assert t.s.void == void + 3
+    assert t.s.ruling.startswith(
+        "Ana's Destructive Star destroys everything: 3 cards go to the Void (the Universe "
+        "Water, a Destructive Star from the pot and Bo's Wood); the Star stays as the sole "
+        "pot card (WX-7.2).")
+    t2 = started()
+    t2.challenge("metal", "wood", "star")
+    assert t2.s.ruling.startswith(
+        "Bo's Destructive Star destroys everything: 2 cards go to the Void (the Universe "
+        "Metal and Ana's Wood); the Star stays as the sole pot card (WX-7.2).")
+
+
+def test_wx7_7_and_wx6_rulings_name_a_star_swept_from_the_pot() -> None:
+    """WX-7.7 and WX-6: when a pot with a Star in it goes to the Void, the ruling says so
+    (seed Game Notes: the only ways a Star leaves play)."""
+    t = started()
+    t.universe("star")
+    t.contribute_all()
+    t.challenge("water", "earth", "fire")
+    assert t.s.ruling.startswith("Earth destroys Water: the pot (2 cards, a Destructive Star "
+                                 "among them) and Bo's Fire go to the Void")
+    t2 = started()
+    t2.universe("star")
+    t2.contribute_all()
+    t2.universe("star")
+    assert t2.s.ruling.startswith("Universe Star: the pot (1 card, a Destructive Star among "
+                                  "them) goes to the Void")
+
+
+def test_wx11_tie_breaker_win_cites_wx11() -> None:
+    """WX-10 then WX-11: the game-over line for a sudden-death winner cites WX-11."""
+    t = started(end="count")
+    _play_out_universe(t, extra_for_ana=False)
+    a, b = _both_have(t, [(x, y) for y, x in ABSORBER.items()])
+    t.scan(a, "seat:1")
+    t.scan(b, "seat:2")
+    assert t.s.winners == (1,)
+    assert "Game over: Ana wins (won the sudden death, WX-11)." in t.s.ruling
