@@ -1214,3 +1214,30 @@ def test_wx11_tie_breaker_win_cites_wx11() -> None:
     t.scan(b, "seat:2")
     assert t.s.winners == (1,)
     assert "Game over: Ana wins (won the sudden death, WX-11)." in t.s.ruling
+
+
+def test_wx10_wx11_only_the_tied_leaders_play_sudden_death() -> None:
+    """WX-10 count with three players: Ana and Cy tie on the most cards, Bo has fewer: only
+    Ana and Cy play the sudden death (WX-11); Bo's card is refused; the winner wins."""
+    t = started(3, end="count")
+    for u, face in (("dragon", "metal"), ("star", "earth"), ("dragon", "water"),
+                    ("star", "fire")):
+        _round(t, u, face)
+    order = [e for _ in range(4) for e in ("wood", "fire", "earth", "metal", "water")]
+    for e, who in zip(order, "--ab--ab-aabbaaabb-b", strict=True):
+        a, b = t.s.challenge
+        _play(t, e, a if who == "a" else b if who == "b" else None)
+    assert t.s.decks == (21, 8, 21) and t.s.universe_left == 0
+    assert ("The Universe deck is empty (count the cards): Ana 21, Bo 8, Cy 21 (WX-10). "
+            "Ana and Cy are tied with 21 cards: sudden death (WX-11).") in t.s.ruling
+    v = t.view()
+    assert v["phase"] == "tiebreak" and v["duel"] == [1, 3] and v["challenge"] == [1, 3]
+    assert v["awaiting"] == [1, 3] and not v["finished"]
+    with pytest.raises(OutOfTurn, match="not in this challenge"):
+        t.scan(t.any_card(2), "seat:2")
+    a, c = _pair(t, 1, 3, [(y, x) for y, x in ABSORBER.items()])  # Cy's absorbs Ana's
+    t.scan(a, "seat:1")
+    t.scan(c, "seat:3")
+    assert t.s.winners == (3,) and t.view()["winner"] == 3
+    assert "Game over: Cy wins (won the sudden death, WX-11)." in t.s.ruling
+    assert t.s.decks == (21, 8, 21)  # the sudden-death cards went back
