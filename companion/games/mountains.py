@@ -365,6 +365,11 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     if expect == "character" and where.startswith("seat:"):
         raise CardNotAvailable(f"{face.name} ({card!r}) was already picked; a character "
                                "belongs to one player", rule="C-1")
+    holder = next((p for p in s.players if p.character == face.id), None)
+    if expect == "character" and holder is not None:
+        # Another printed copy (of a run out of play) cannot make a second one (MR-2).
+        raise CardNotAvailable(f"{holder.name} is already {face.name}; {card!r} is another "
+                               "copy of that character card", rule="C-1")
     forced = f" (referee override: it was in {where})" if where != pile(expect) else ""
     if s.phase == "pick":
         return _pick(s, seat, card, forced)

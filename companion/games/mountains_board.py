@@ -307,7 +307,9 @@ _MAX_STEPS = 40
 
 
 def _candidates(board: Board) -> dict[str, dict[int, tuple[str, ...]]]:
-    key = id(board)
+    # The table depends only on the grid (every board is a full size x size grid), so it is
+    # kept per size: never per object id, which a later board may reuse.
+    key = board.size
     if key not in _CANDS:
         table: dict[str, dict[int, tuple[str, ...]]] = {}
         for a in board.tiles:

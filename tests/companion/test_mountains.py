@@ -486,3 +486,25 @@ def test_mr7_reward_weapon_drawn_in_a_turn_ended_by_defeat_is_usable_next_turn()
     s = play(s, {"type": "roll", "seat": 3, "dice": [1, 1]}, {"type": "move", "seat": 3,
                                                           "to": "B2"})
     assert s.pending[0].kind == "draw" and s.pending[0].deck == "challenge"
+
+
+def test_mr2_c1_override_cannot_give_a_second_copy_of_a_picked_character() -> None:
+    """With two print runs on the table, the second run's cards stay out (one set plays);
+    the referee's override may bring a card from out of play, but never a character that
+    another player already is: each character belongs to one player (MR-2, C-1)."""
+    from companion.engine import Match
+    from companion.registry import build_setup, demo_run
+
+    rng = random.Random(4)
+    setup = build_setup("mountains", ["Ana", "Bo"], {},
+                        [demo_run("mountains", 2, rng), demo_run("mountains", 2, rng)])
+    m = Match(RULES, setup)
+    m.apply({"type": "roll", "seat": 1, "dice": [6]})
+    m.apply({"type": "roll", "seat": 2, "dice": [1]})
+    huans = sorted(c for c, f in setup.cards.items() if f.id == "huan")
+    first = next(c for c in huans if m.state.places[c] == "pile:character")
+    spare = next(c for c in huans if c != first)
+    assert m.state.places[spare] == "out"
+    m.apply({"type": "scan", "card": first, "zone": "seat:1"})
+    refused(m, {"type": "scan", "card": spare, "zone": "seat:2", "override": True},
+            CardNotAvailable, "C-1", "Ana is already Huan")

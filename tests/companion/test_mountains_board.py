@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.cards import load_deck
-from companion.games.mountains_board import COLOURS, load_board, parse_board
+from companion.games.mountains_board import COLOURS, load_board, parse_board, reachable
 
 
 def _raw() -> dict[str, Any]:
@@ -84,3 +84,38 @@ def test_invalid_boards_are_refused_naming_the_problem(change: Any, message: str
     change(data)
     with pytest.raises(ValueError, match=message):
         parse_board(data)
+
+
+
+def _walks(board: Any, start: str, steps: int) -> set[str]:
+    """Every end of a walk of exactly ``steps`` steps, no tile twice (brute force, MR-5)."""
+    out: set[str] = set()
+
+    def go(pos: str, left: int, seen: frozenset[str]) -> None:
+        if left == 0:
+            out.add(pos)
+            return
+        for n in board.steps(pos):
+            if n not in seen:
+                go(n, left - 1, seen | {n})
+
+    go(start, steps, frozenset({start}))
+    return out
+
+
+def test_mr5_reachable_on_boards_of_other_sizes_after_the_default() -> None:
+    """MR-5 on any board file: the search's pruning table belongs to the board's grid."""
+    big = load_board()
+    assert reachable(big, "A1", 2) == {"A3", "B2", "C1"}
+    tiles = [{"id": f"{c}{r}", "row": r, "col": i + 1, "kind": "plain",
+              "colour": COLOURS[(r - 1) // 2 * 2 + i // 2]}
+             for r in range(1, 5) for i, c in enumerate("ABCD")]
+    small = parse_board({"size": 4, "tiles": tiles,
+                         "arrows": [{"from": "A1", "to": "B1"}, {"from": "C3", "to": "C2"}]})
+    assert reachable(small, "B1", 1) == {"B2", "C1"}  # never back against the arrow
+    for start in small.tiles:
+        for steps in range(1, 9):
+            assert reachable(small, start, steps) == _walks(small, start, steps), (start, steps)
+    for start in ("A1", "E5", "C3", "I9"):
+        for steps in range(1, 8):
+            assert reachable(big, start, steps) == _walks(big, start, steps), (start, steps)
