@@ -264,3 +264,87 @@ def test_mr11_skill_die_is_a_companion_chance_event() -> None:
     m.apply(e)
     assert not [p for p in m.state.pending if p.kind == "roll"]
     assert "skill 1" in m.state.ruling
+
+
+def test_mr8_lasting_effects_expire_at_the_right_turn_through_real_turns() -> None:
+    """Played with real events over two rounds (turn order 1 -> 3 -> 2, MR-3): Xi Bian's
+    skill 3 lasts until her next turn, Ling Yu's skill 2 skips exactly one movement of the
+    target, Huan's skill 1 boosts for his turn only (MR-8)."""
+    m = to_play(3, chars=("xi-bian", "huan", "ling-yu"))
+    s = put(m.state, 1, tile="E1")
+    s = put(s, 2, tile="E7", weapons=("phoenix-blade", "ember-whip"))
+    s = put(s, 3, tile="E6", weapons=("river-staff", "mist-needles"))
+    m = at(m, s)
+    staff, needles = serial(s, "river-staff"), serial(s, "mist-needles")
+    blade, whip = serial(s, "phoenix-blade"), serial(s, "ember-whip")
+    # Round 1. Xi Bian: skill 3 on Earth costs 2.
+    for e in ({"type": "skill", "seat": 1, "skill": "3"}, {"type": "roll", "seat": 1, "dice": [1]},
+              {"type": "move", "seat": 1, "to": "D1"}, {"type": "end", "seat": 1}):
+        m.apply(e)
+    assert m.state.player(1).hp == 8 and m.state.turn == 3
+    # Ling Yu: Huan skips his next movement; River Staff hits Huan for 3 + 1 (Water).
+    m.apply({"type": "skill", "seat": 3, "skill": "2", "target": 2})
+    m.apply({"type": "attack", "seat": 3, "card": staff, "target": 2})
+    assert m.state.player(2).hp == 6 and m.state.player(1).hp == 10  # 4 lost: +2
+    m.apply({"type": "roll", "seat": 3, "dice": [1]})
+    m.apply({"type": "move", "seat": 3, "to": "F6"})  # a challenge tile
+    m.apply({"type": "scan", "card": serial(s, "three-hands"), "zone": "seat:3"})
+    m.apply({"type": "result", "winner": 3, "loser": 2})  # Huan loses 1 more: 5 lost
+    assert m.state.player(1).hp == 10
+    m.apply({"type": "end", "seat": 3})
+    # Huan: movement skipped; skill 1 on Fire costs 0; the boosted blade hits for 4+1+2.
+    s = m.state
+    assert s.turn == 2 and s.moved and s.movement_skipped and not s.roll
+    m.apply({"type": "skill", "seat": 2, "skill": "1", "card": blade})
+    m.apply({"type": "attack", "seat": 2, "card": blade, "target": 3})
+    assert m.state.player(3).hp == 10 - 2 + 1 - 7  # paid 2 on Fire, won 1, hit for 7
+    assert m.state.player(1).hp == 8 + 6  # 12 HP lost by the others in all: +6
+    m.apply({"type": "end", "seat": 2})
+    # Round 2. Xi Bian's turn: her skill 3 is over.
+    assert m.state.turn == 1 and not m.state.siphon
+    for e in ({"type": "roll", "seat": 1, "dice": [1]}, {"type": "move", "seat": 1, "to": "C1"}):
+        m.apply(e)
+    m.apply({"type": "scan", "card": serial(s, "jade-axe"), "zone": "seat:1"})  # weapon tile
+    m.apply({"type": "end", "seat": 1})
+    m.apply({"type": "attack", "seat": 3, "card": needles, "target": 2})
+    assert m.state.player(1).hp == 14  # nothing more for Xi Bian
+    m.apply({"type": "roll", "seat": 3, "dice": [1]})
+    m.apply({"type": "move", "seat": 3, "to": "F5"})
+    m.apply({"type": "end", "seat": 3})
+    # Huan moves again (one turn skipped only), and his boost is gone: Ember Whip 1+1.
+    s = m.state
+    assert s.turn == 2 and not s.moved and not s.movement_skipped and not s.boosted
+    hp3 = s.player(3).hp
+    m.apply({"type": "attack", "seat": 2, "card": whip, "target": 3})
+    assert m.state.player(3).hp == hp3 - 2
+    with pytest.raises(IllegalPlay, match="must move"):
+        m.apply({"type": "end", "seat": 2})
+
+
+def test_mr10_xi_bian_skill1_thorns_defeat_the_attacker_and_the_turn_passes() -> None:
+    """MR-8/MR-10 with real turns: the attacker at 1 HP strikes Xi Bian with two weapons,
+    loses 1 HP for the attack (not 2) and is out: the weapons used and the one kept go to
+    the discard pile, the next player goes on; thorns last until Xi Bian's next turn."""
+    m = to_play(3, chars=("xi-bian", "huan", "ling-yu"))
+    s = put(m.state, 1, tile="E5")
+    s = put(s, 2, tile="E3", weapons=("wind-bow",))
+    s = put(s, 3, tile="E7", hp=1, weapons=("rain-bow", "mist-needles", "tide-trident"))
+    m = at(m, s)
+    for e in ({"type": "skill", "seat": 1, "skill": "1"}, {"type": "roll", "seat": 1, "dice": [1]},
+              {"type": "move", "seat": 1, "to": "E6"}, {"type": "end", "seat": 1}):
+        m.apply(e)
+    m.apply({"type": "attack", "seat": 3, "strikes": [
+        {"card": serial(s, "rain-bow"), "target": 1},
+        {"card": serial(s, "mist-needles"), "target": 1}]})
+    st = m.state
+    assert st.player(1).hp == 9 - 3 - 2  # Water weapons in Ling Yu's hands: +1 each
+    assert st.player(3).hp == 0 and not st.player(3).alive
+    assert st.places[serial(s, "tide-trident")] == "discard:weapon"
+    assert len(st.in_place("discard:weapon")) == 3 and st.turn == 2
+    assert "out at 0 HP" in st.ruling and not st.finished
+    m.apply({"type": "attack", "seat": 2, "card": serial(s, "wind-bow"), "target": 1})
+    assert m.state.player(2).hp == 9 and m.state.player(1).hp == 4 - 2
+    m.apply({"type": "roll", "seat": 2, "dice": [1, 2]})  # two left: final showdown
+    m.apply({"type": "move", "seat": 2, "to": "E2"})
+    m.apply({"type": "end", "seat": 2})
+    assert m.state.turn == 1 and not m.state.thorns
