@@ -244,7 +244,7 @@ const PANELS = {
   },
   shrine(v) {
     const kids = [];
-    kids.push(cards_("Lot up for auction", v.lot || [], v.lot_elements ? "bid in " + v.lot_elements.join(" or ") : ""));
+    kids.push(cards_("Lot up for auction", v.lot || [], (v.lot_elements || []).length ? "bid in " + v.lot_elements.join(" or ") : ""));
     kids.push(h("div", {class: "stats"},
       stat("standing bid", v.standing_bid ? `${v.standing_bid}` : "none"),
       stat("high bidder", v.high_bidder ? seatLabel(v.high_bidder) : "—"),
@@ -311,9 +311,14 @@ function board(v, s) {
       onclick: go, role: go ? "button" : null, "data-tile": t.id,
       title: `${t.id} ${t.colour} ${t.kind}${t.exit ? " → " + t.exit : ""}`, style: `grid-row:${t.row};grid-column:${t.col}`},
       h("small", {}, t.id), t.kind !== "plain" ? h("span", {class: "kind"}, t.kind[0].toUpperCase()) : null,
-      (at[t.id] || []).map((p) => h("b", {class: "token" + (p.seat === C.seat ? " me" : "")}, p.name.slice(0, 2)))));
+      at[t.id] ? h("span", {class: "tokens"}, at[t.id].map((p) =>
+        h("b", {class: "token" + (p.seat === C.seat ? " me" : ""), title: p.name}, p.name.slice(0, 2)))) : null));
   }
-  return h("div", {}, h("h3", {}, "Board", reach.size ? h("small", {}, " · highlighted: reachable") : null), grid);
+  // What the tile letters mean, for the kinds on this board.
+  const kinds = [...new Set(v.board.tiles.map((t) => t.kind).filter((k) => k && k !== "plain"))].sort();
+  const legend = kinds.length ? h("p", {class: "board-legend"}, kinds.map((k, i) =>
+    [i ? " · " : "", h("b", {}, k[0].toUpperCase()), " " + k])) : null;
+  return h("div", {}, h("h3", {}, "Board", reach.size ? h("small", {}, " · highlighted: reachable") : null), grid, legend);
 }
 function renderPanel(s) {
   const el = $("panel");
@@ -325,11 +330,27 @@ function renderPanel(s) {
 }
 
 // ---- actions: forms and buttons from Rules.actions ---------------------------------
-function fieldInput(f) {
+function fieldInput(f, a) {
   const name = f.name;
   const required = !f.optional;
   if (f.kind === "int") {
-    return h("label", {}, f.label || name, h("input", {type: "number", name, min: f.min, max: f.max, value: f.default ?? f.min ?? 0, required}));
+    // Say the limits before the player sends: the range, and unit digits a rule forbids (SK-4).
+    const limits = [];
+    if (f.min !== undefined && f.max !== undefined) limits.push(`${f.min} to ${f.max}`);
+    else if (f.min !== undefined) limits.push(`at least ${f.min}`);
+    else if (f.max !== undefined) limits.push(`at most ${f.max}`);
+    const units = f.forbidden_units || [];
+    if (units.length) limits.push("not ending in " + units.join(" or "));
+    return h("label", {}, f.label || name, h("input", {type: "number", name, min: f.min, max: f.max, value: f.default ?? f.min ?? 0, required}),
+      limits.length ? h("small", {class: "hints"}, limits.join(" · ")) : null);
+  }
+  if (f.kind === "choice" && (f.choices || []).length === 1) {
+    // Nothing to choose: say what it is, and send it (a select of one is a puzzle on a phone).
+    const c = f.choices[0];
+    const hidden = h("input", {type: "hidden", name, value: JSON.stringify(c.value)});
+    if ((c.label ?? String(c.value)) === (a && a.label)) return hidden;  // the heading says it
+    return h("div", {class: "fixed"}, h("span", {class: "muted"}, (f.label || name) + ": "), c.label ?? String(c.value),
+      hidden);
   }
   if (f.kind === "choice") {
     return h("label", {}, f.label || name, h("select", {name}, (f.choices || []).map((c) => h("option", {value: JSON.stringify(c.value), title: c.why || ""}, c.label ?? String(c.value)))));
@@ -387,7 +408,9 @@ function actionBox(a) {
   // One choice and nothing else: one button per choice, one tap to play.
   if (fields.length === 1 && fields[0].kind === "choice" && (fields[0].choices || []).length <= 12) {
     const f = fields[0];
-    return h("div", {class: "action"}, h("div", {class: "action-head"}, a.label, who, rule),
+    // A single choice worded like the action itself (a skill): the button alone says it.
+    const same = f.choices.length === 1 && (f.choices[0].label ?? String(f.choices[0].value)) === a.label;
+    return h("div", {class: "action"}, h("div", {class: "action-head"}, same ? null : a.label, who, rule),
       h("div", {class: "buttons"}, f.choices.map((c) => h("button", {type: "button", title: c.why || "", disabled: c.ok === false,
         "data-action": a.type, "data-value": JSON.stringify(c.value),
         onclick: (ev) => { const body = {type: a.type, [f.name]: c.value, version: snap.version};
@@ -396,7 +419,7 @@ function actionBox(a) {
   }
   const form = h("form", {class: "action", "data-action": a.type},
     h("div", {class: "action-head"}, a.label, who, rule),
-    fields.map(fieldInput),
+    fields.map((f) => fieldInput(f, a)),
     h("button", {type: "submit"}, a.label));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();

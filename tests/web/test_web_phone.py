@@ -1,0 +1,145 @@
+"""The pages on a phone-size screen (400 x 850) in headless Chromium, as players hold them:
+nothing wider than the screen, refusals readable, what a move needs shown before it is sent,
+every token on the Mountains & Rivers board visible."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from webtools import bearer, make_table
+
+PHONE = {"width": 400, "height": 850}
+
+# Elements sticking out past the right edge of the screen (the page then scrolls sideways,
+# or a phone zooms the whole page out). Inside a box that scrolls or clips on its own (a wide
+# table in a scrolling panel, a long name cut with an ellipsis) is fine.
+# (A phone widens its layout to fit such a page, so compare with the screen's own width.)
+OVERFLOW_JS = """(width) => {
+  const contained = (e) => {
+    for (let p = e.parentElement; p && p !== document.body; p = p.parentElement)
+      if (getComputedStyle(p).overflowX !== "visible") return true;
+    return false;
+  };
+  return [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > width + 1 && !contained(e))
+    .map((e) => e.tagName + '.' + e.className + '@' + (e.closest('[id]') || {}).id);
+}"""
+
+# Any element outside the page title that draws the "your move" badge.
+BADGE_JS = """() => [...document.querySelectorAll('body *')]
+  .filter((e) => e.tagName !== 'H1'
+                 && getComputedStyle(e, '::after').content.includes('your move'))
+  .map((e) => e.tagName + '.' + e.className)"""
+
+
+def post(client: FlaskClient, tid: str, token: str, event: dict[str, Any]) -> dict[str, Any]:
+    v = client.get(f"/api/tables/{tid}", headers=bearer(token)).json["version"]
+    r = client.post(f"/api/tables/{tid}/actions", json={**event, "version": v},
+                    headers=bearer(token))
+    assert r.status_code == 200, r.json
+    body: dict[str, Any] = r.json
+    return body
+
+
+def phone(browser: Any, url: str) -> Any:
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(url)
+    expect(page.locator("#live")).to_have_text("live", timeout=5000)
+    return page
+
+
+@pytest.mark.browser
+def test_mountains_phone_fits_the_screen_and_shows_every_token(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """MR-2/MR-8 on a phone: all four players start on A1 and every token is seen; the skill
+    forms with long choices stay inside the screen; the turn badge is on the title only."""
+    from playwright.sync_api import expect
+
+    base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 4)
+    tid, host = t["table"], t["host_token"]
+    chars = {c.face.id: c.serial for c in t["run"].cards if c.deck == "character"}
+    for seat, die in [(1, 6), (2, 5), (3, 4), (4, 3)]:
+        post(client, tid, host, {"type": "roll", "seat": seat, "die": die})
+    for seat, face in [(1, "qing-luan"), (2, "xi-bian"), (3, "huan")]:  # the last one is dealt
+        post(client, tid, host, {"type": "scan", "card": chars[face], "zone": f"seat:{seat}"})
+    post(client, tid, host, {"type": "corner", "seat": 1, "corner": "A1"})
+
+    page = phone(browser, t["seats"][0]["join_url"])
+    expect(page.locator("body")).to_have_class("phone my-turn")
+    # Qing Luan's skill 3 has a select of 81 tiles and two players: it must fit.
+    expect(page.locator("form[data-action=skill] select").first).to_be_visible()
+    assert page.evaluate(OVERFLOW_JS, PHONE["width"]) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(BADGE_JS) == []
+
+    # The four tokens on the start tile are inside it, not clipped away nor on top of another.
+    tile = page.locator(".tile[data-tile=A1]")
+    expect(tile.locator(".token")).to_have_count(4)
+    box = tile.bounding_box()
+    label = tile.locator("small").bounding_box()
+    for i in range(4):
+        tb = tile.locator(".token").nth(i).bounding_box()
+        assert box["x"] - 0.5 <= tb["x"] and tb["x"] + tb["width"] <= box["x"] + box["width"] + 0.5
+        assert label["y"] + label["height"] <= tb["y"] + 0.5
+        assert tb["y"] + tb["height"] <= box["y"] + box["height"] + 0.5
+    # The tile letters are explained under the board.
+    expect(page.locator(".board-legend")).to_contain_text("weapon")
+
+    # A skill is one heading and one button: no select of a single choice repeating it, and
+    # the skill still goes with the tap (MR-8).
+    assert page.evaluate("[...document.querySelectorAll('#actions select')]"
+                         ".filter((s) => s.options.length < 2).length") == 0
+    swap = page.locator("form[data-action=skill]", has_text="Swap places")
+    swap.locator("select[name=target]").select_option(label="Chen")
+    swap.locator("button[type=submit]").click()
+    expect(page.locator("#ruling")).to_contain_text("Ana and Chen swap places")
+    page.context.close()
+
+    lobby = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    lobby.goto(base + "/")
+    lobby.select_option("#nt-game", "shrine")
+    assert lobby.evaluate(OVERFLOW_JS, PHONE["width"]) == []
+    lobby.context.close()
+
+
+@pytest.mark.browser
+def test_shrine_phone_shows_the_bid_limits_and_a_readable_refusal(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """SK-4 on Ben's phone: the bid form says the highest bid and the forbidden unit digit
+    before he bids; a refused bid's reason is shown across the screen, not in a sliver."""
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "shrine", 3)
+    tid, host = t["table"], t["host_token"]
+    card = {c.face.name: c.serial for c in t["run"].cards}
+    for seat, name in [(1, "Fire 9"), (2, "Water 2"), (3, "Earth 3")]:
+        post(client, tid, host, {"type": "scan", "card": card[name], "zone": f"seat:{seat}"})
+    post(client, tid, host, {"type": "scan", "card": card["Water 5"], "zone": "lot"})
+    post(client, tid, host, {"type": "bid", "seat": 1, "amount": 3})
+    post(client, tid, host, {"type": "bid", "seat": 2, "amount": 4})
+    post(client, tid, host, {"type": "pass", "seat": 3})
+    post(client, tid, host, {"type": "pass", "seat": 1})   # Ben wins Water 5 for 4
+    post(client, tid, host, {"type": "scan", "card": card["Water 7"], "zone": "lot"})
+
+    page = phone(browser, t["seats"][1]["join_url"])
+    hint = page.locator("form[data-action=bid] .hints")
+    expect(hint).to_contain_text("1 to 6")
+    expect(hint).to_contain_text("not ending in 5")
+    page.fill("form[data-action=bid] input[name=amount]", "5")
+    page.locator("form[data-action=bid] button[type=submit]").click()
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("a bid ending in 5 (5) is not allowed (SK-4)")
+    assert notice.bounding_box()["width"] >= 0.8 * PHONE["width"]
+    # The lot's header names its element; an empty lot does not say "bid in" alone.
+    expect(page.locator("#panel .cardrow h3").first).to_contain_text("bid in water")
+    assert page.evaluate(OVERFLOW_JS, PHONE["width"]) == []
+    page.context.close()
