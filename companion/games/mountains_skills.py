@@ -251,6 +251,8 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
     if sk.spends == "attack":
         s = evolve(s, attacked=True)
     paid = f" (pays {c} HP)" if c else ""
+    if c < BASE_COST[slot]:  # standing on their own colour (MR-8)
+        paid = f" (pays {c} HP: one less on a {p.element} tile)"
     which = "the basic skill" if slot == "basic" else f"skill {slot}"
     head = f"{name} uses {which}{paid}"
     if key == ("xi-bian", "basic"):

@@ -348,3 +348,10 @@ def test_mr10_xi_bian_skill1_thorns_defeat_the_attacker_and_the_turn_passes() ->
     m.apply({"type": "move", "seat": 2, "to": "E2"})
     m.apply({"type": "end", "seat": 2})
     assert m.state.turn == 1 and not m.state.thorns
+
+
+def test_mr8_ruling_names_the_own_colour_discount() -> None:
+    s = skill(table("huan", tile="G8"), "3")  # a Fire tile: 2 HP instead of 3
+    assert s.player(1).hp == 8 and "pays 2 HP: one less on a fire tile" in s.ruling
+    s = skill(table("huan"), "3")  # the neutral centre: full price
+    assert s.player(1).hp == 7 and "pays 3 HP)" in s.ruling
