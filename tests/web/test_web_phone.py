@@ -4,6 +4,7 @@ every token on the Mountains & Rivers board visible."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -142,4 +143,47 @@ def test_shrine_phone_shows_the_bid_limits_and_a_readable_refusal(
     # The lot's header names its element; an empty lot does not say "bid in" alone.
     expect(page.locator("#panel .cardrow h3").first).to_contain_text("bid in water")
     assert page.evaluate(OVERFLOW_JS, PHONE["width"]) == []
+    page.context.close()
+
+
+@pytest.mark.browser
+def test_an_optional_choice_can_be_left_out(browser: Any, live_server: tuple[str, Any]) -> None:
+    """MR-7: 'Attack with one or two weapons' has an optional second weapon and target. The
+    form must let a player attack with one weapon: the optional choices start empty and are
+    left out of the body (they used to send the first weapon twice, which MR-7 refuses)."""
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
+    weapon = {"value": "W-1", "label": "Mountain Hammer (earth, attack 4, range 1)"}
+    targets = [{"value": 2, "label": "Ben"}]
+    attack = {"type": "attack", "label": "Attack with one or two weapons", "seat": 1,
+              "rule": "MR-7", "fields": [
+                  {"name": "card", "label": "Weapon", "kind": "choice", "choices": [weapon]},
+                  {"name": "target", "label": "Target", "kind": "choice", "choices": targets},
+                  {"name": "card2", "label": "Second weapon (optional)", "kind": "choice",
+                   "optional": True, "choices": [weapon]},
+                  {"name": "target2", "label": "Second target", "kind": "choice",
+                   "optional": True, "choices": targets}]}
+    snap = {"version": 7, "table": t["table"], "game": "mountains", "players": ["Ana", "Ben"],
+            "view": {"prompt": "Ana: attack, use a skill, or end the turn."},
+            "actions": [attack], "finished": False, "winners": [], "timer": None,
+            "undone": None, "history": []}
+    sent: list[Any] = []
+    page = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    page.route("**/events*", lambda route: route.fulfill(
+        status=200, headers={"Content-Type": "text/event-stream"},
+        body="retry: 60000\nevent: table\ndata: " + json.dumps(snap) + "\n\n"))
+    page.route("**/actions", lambda route: (sent.append(route.request.post_data_json),
+                                            route.fulfill(status=200, json={"version": 8})))
+    page.goto(t["seats"][0]["join_url"])
+    form = page.locator("form[data-action=attack]")
+    expect(form).to_be_visible()
+    form.locator("button[type=submit]").click()
+    for _ in range(100):  # the route handler runs while Playwright waits
+        if sent:
+            break
+        page.wait_for_timeout(50)
+    assert sent == [{"type": "attack", "seat": 1, "card": "W-1", "target": 2, "version": 7}]
     page.context.close()

@@ -344,7 +344,7 @@ function fieldInput(f, a) {
     return h("label", {}, f.label || name, h("input", {type: "number", name, min: f.min, max: f.max, value: f.default ?? f.min ?? 0, required}),
       limits.length ? h("small", {class: "hints"}, limits.join(" · ")) : null);
   }
-  if (f.kind === "choice" && (f.choices || []).length === 1) {
+  if (f.kind === "choice" && !f.optional && (f.choices || []).length === 1) {
     // Nothing to choose: say what it is, and send it (a select of one is a puzzle on a phone).
     const c = f.choices[0];
     const hidden = h("input", {type: "hidden", name, value: JSON.stringify(c.value)});
@@ -353,7 +353,10 @@ function fieldInput(f, a) {
       hidden);
   }
   if (f.kind === "choice") {
-    return h("label", {}, f.label || name, h("select", {name}, (f.choices || []).map((c) => h("option", {value: JSON.stringify(c.value), title: c.why || ""}, c.label ?? String(c.value)))));
+    // An optional choice starts empty (MR-7: a second weapon is not a must), unless the
+    // engine lists its own "none" (a null value) among the choices.
+    const none = f.optional && !(f.choices || []).some((c) => c.value === null) ? [h("option", {value: ""}, "— none —")] : [];
+    return h("label", {}, f.label || name, h("select", {name}, none, (f.choices || []).map((c) => h("option", {value: JSON.stringify(c.value), title: c.why || ""}, c.label ?? String(c.value)))));
   }
   if (f.kind === "choices") {
     return h("fieldset", {class: "choices", "data-name": name, "data-count": f.count ?? ""},
@@ -382,7 +385,10 @@ function collect(form, a) {
     const input = form.elements[f.name];
     if (!input) continue;
     if (f.kind === "int") body[f.name] = parseInt(input.value, 10);
-    else if (f.kind === "choice") body[f.name] = JSON.parse(input.value);
+    else if (f.kind === "choice") {
+      if (input.value === "") continue;  // an optional choice left empty
+      body[f.name] = JSON.parse(input.value);
+    }
     else if (f.optional && !input.value.trim()) continue;
     else body[f.name] = input.value.trim();
     if (f.kind === "card" && f.multiple) body[f.name] = input.value.split(/[\s,;]+/).filter(Boolean);
