@@ -9,10 +9,11 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from test_mountains_helpers import play, put, serial, to_play, turn_of
+import pytest
+from test_mountains_helpers import at, play, put, serial, to_play, turn_of
 
 from companion.engine import Match
-from companion.errors import CompanionError
+from companion.errors import CompanionError, IllegalPlay, MalformedEvent
 from companion.games.mountains import RULES, MountainsState
 from companion.simulate import play_random
 
@@ -200,3 +201,64 @@ def test_every_offered_choice_is_part_of_a_legal_play_in_random_games() -> None:
                                   for g in a["fields"]]))):
                             assert offered <= used, f"dead choice in {f['name']} of {a}"
             m.apply(e)
+
+
+def test_mr9_mr7_malformed_outcome_and_second_target_refused_state_unchanged() -> None:
+    m = to_play(3, chars=("qing-luan", "huan", "ling-yu"))
+    s = turn_of(put(m.state, 1, tile="B1"), 1, roll=(1,))
+    s = play(s, {"type": "move", "seat": 1, "to": "B2"},
+             {"type": "scan", "card": serial(s, "three-hands"), "zone": "seat:1"})
+    m = at(m, s)
+    for bad, err in (([1], MalformedEvent), ([1, "2"], MalformedEvent), ([2, 3], IllegalPlay),
+                     ([1, 1], IllegalPlay), ([True, 2], MalformedEvent), ("1-2", MalformedEvent)):
+        before, log = m.state, list(m.events)
+        with pytest.raises(err):
+            m.apply({"type": "result", "outcome": bad})
+        assert m.state is before and m.events == log
+    m = at(m, attack_table())
+    before = m.state
+    with pytest.raises(MalformedEvent):
+        m.apply({"type": "attack", "seat": 1, "card": serial(before, "wind-bow"), "target": 3,
+                 "card2": serial(before, "feather-darts"), "target2": "Cy"})
+    assert m.state is before
+
+
+def test_offered_moves_attacks_skills_and_end_are_exactly_the_legal_ones() -> None:
+    """Brute force against the rules in random games (MR-4, MR-5, MR-7, MR-8): the move
+    choices are every tile a move may go to; the attack's weapons and targets are those of
+    some legal strike; a skill is offered without a reason iff some choice of its
+    parameters is legal; "end" is offered iff ending is legal."""
+    for seed in range(3):
+        out = play_random("mountains", 2 + seed, random.Random(seed))
+        m = Match(out.match.rules, out.match.setup)
+        for i, e in enumerate(out.events):
+            s = m.state
+            if s.phase == "play" and not s.pending and i % 3 == 0:
+                _check_exact(s, s.turn)
+            m.apply(e)
+
+
+def _check_exact(s: MountainsState, x: int) -> None:
+    acts = RULES.actions(s, x)
+    legal_moves = {t for t in s.board.tiles if applies(s, {"type": "move", "seat": x, "to": t})}
+    offered = {c["value"] for a in acts if a["type"] == "move"
+               for c in a["fields"][0]["choices"]}
+    assert legal_moves == offered
+    seats = range(1, len(s.players) + 1)
+    pairs = {(w, t) for w in s.player(x).weapons for t in seats
+             if applies(s, {"type": "attack", "seat": x, "card": w, "target": t})}
+    attack = [a for a in acts if a["type"] == "attack" and "why" not in a]
+    assert {w for w, _ in pairs} == {v for a in attack for v in field(a, "card")}
+    assert {t for _, t in pairs} == {v for a in attack for v in field(a, "target")}
+    for a in acts:
+        if a["type"] != "skill":
+            continue
+        item = a["fields"][0]["choices"][0]
+        space = {"target": list(seats), "card": sorted(s.places),
+                 "tile": sorted(s.board.tiles), "add": [1, 2]}
+        keys = sorted({"target" if p in ("other", "any") else p for p in item["params"]})
+        legal = any(applies(s, {"type": "skill", "seat": x, "skill": item["value"],
+                                **dict(zip(keys, combo, strict=True))})
+                    for combo in itertools.product(*[space[k] for k in keys]))
+        assert legal == ("why" not in a), (item, a.get("why"))
+    assert applies(s, {"type": "end", "seat": x}) == any(a["type"] == "end" for a in acts)
