@@ -567,7 +567,11 @@ def _on_pick_weapon(s: MountainsState, event: Event) -> tuple[MountainsState, st
     if pend is None:
         raise IllegalPlay(f"{s.name(seat)} has no weapon to {kind} now", rule="MR-9")
     owner = seat if kind == "discard" else pend.other
-    if card not in s.player(owner).weapons:
+    if pend.cards:  # taken from a loser who fell: among the weapons they had (MR-9, MR-10)
+        if card not in pend.cards or s.places[card] != discard("weapon"):
+            raise CardNotAvailable(f"{card!r} is not one of the weapons {s.name(owner)} had",
+                                   rule="C-1")
+    elif card not in s.player(owner).weapons:
         raise CardNotAvailable(f"{card!r} is not a weapon of {s.name(owner)}'s", rule="C-1")
     rest = list(s.pending)
     rest.remove(pend)
@@ -630,7 +634,7 @@ def _random_play(
             return {"type": "result", "winner": pair[0], "loser": pair[1]}
         owner = p.seat if p.kind == "discard" else p.other
         return {"type": p.kind, "seat": p.seat,
-                "card": rng.choice(s.player(owner).weapons)}
+                "card": rng.choice(p.cards or s.player(owner).weapons)}
     x = s.turn
     if due is not None:
         return {"type": "roll", "seat": x, "dice": [rng.randint(1, 6) for _ in range(due[1])]}

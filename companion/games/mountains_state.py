@@ -69,6 +69,7 @@ class Pending:
     purpose: str = ""
     dice: int = 0
     turn_no: int = 0  # the turn it arose in: a weapon drawn then is unusable that turn only
+    cards: tuple[str, ...] = ()  # ``take`` from a fallen loser: the weapons they had
 
 
 @dataclass(frozen=True)
@@ -225,13 +226,21 @@ def defeat_and_finish(s: MountainsState, before: tuple[int, ...]) -> tuple[Mount
     if not fallen:
         return s, ""
     for seat in fallen:
-        for w in s.player(seat).weapons:
+        had = s.player(seat).weapons
+        # A reward that takes one of their weapons was won in the same event (MR-9): it
+        # stands, chosen among the weapons they had, now in the discard pile.
+        pending = tuple(
+            evolve(p, cards=had) if p.kind == "take" and p.other == seat and had else p
+            for p in s.pending)
+        s = evolve(s, pending=pending)
+        for w in had:
             s = move_card(s, w, discard("weapon"))
         s = set_player(s, evolve(s.player(seat), alive=False, tile=None, hp=0))
     s = evolve(
         s,
         pending=tuple(p for p in s.pending
-                      if s.player(p.seat).alive and (p.kind != "take" or s.player(p.other).alive)),
+                      if s.player(p.seat).alive
+                      and (p.kind != "take" or s.player(p.other).alive or p.cards)),
         thorns=frozenset(x for x in s.thorns if s.player(x).alive),
         siphon=tuple(x for x in s.siphon if s.player(x[0]).alive),
         skip_move=frozenset(x for x in s.skip_move if s.player(x).alive),

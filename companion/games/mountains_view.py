@@ -36,6 +36,8 @@ def pending_text(s: MountainsState, p: Pending) -> str:
         return f"{name} rolls a die for skill 1"
     if p.kind == "discard":
         return f"{name} chooses a weapon to discard"
+    if p.cards:
+        return f"{name} chooses one of the weapons {s.name(p.other)} had, to take"
     return f"{name} chooses a weapon to take from {s.name(p.other)}"
 
 
@@ -204,7 +206,7 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
             out.append({"type": p.kind, "label": "Choose a weapon to " + p.kind, "seat": x,
                         "fields": [{"name": "card", "label": "Weapon", "kind": "choice",
                                     "choices": [{"value": w, "label": s.weapon_label(w)}
-                                                for w in s.player(owner).weapons]}],
+                                                for w in p.cards or s.player(owner).weapons]}],
                         "rule": "MR-9"})
     if s.pending or x != s.turn or not s.player(x).alive:
         return out

@@ -508,3 +508,31 @@ def test_mr2_c1_override_cannot_give_a_second_copy_of_a_picked_character() -> No
     m.apply({"type": "scan", "card": first, "zone": "seat:1"})
     refused(m, {"type": "scan", "card": spare, "zone": "seat:2", "override": True},
             CardNotAvailable, "C-1", "Ana is already Huan")
+
+
+def test_mr9_mr10_winner_takes_a_weapon_from_a_loser_the_penalty_defeats() -> None:
+    """Snatch the Pearl: the winner takes a weapon of the loser's and the loser loses 1 HP,
+    together (decision 23). A loser at 1 HP falls, but the reward still stands: the winner
+    chooses among the weapons the loser had (MR-9); the rest stay discarded (MR-10)."""
+    m = to_play(3)
+    s = put(turn_of(put(m.state, 1, tile="B1"), 1, roll=(1,)), 3, hp=1,
+            weapons=("rain-bow", "jade-axe"))
+    s = play(s, {"type": "move", "seat": 1, "to": "B2"},
+             {"type": "scan", "card": serial(s, "snatch-the-pearl"), "zone": "seat:1"},
+             {"type": "result", "winner": 1, "loser": 3})
+    assert not s.player(3).alive and not s.finished
+    assert [p.kind for p in s.pending] == ["take"]
+    take = [a for a in RULES.actions(s, 1) if a["type"] == "take"]
+    assert [c["value"] for c in take[0]["fields"][0]["choices"]] == [
+        serial(s, "rain-bow"), serial(s, "jade-axe")]
+    m = at(m, s)
+    refused(m, {"type": "take", "seat": 1, "card": serial(s, "wind-bow")}, CardNotAvailable,
+            "C-1")
+    refused(m, {"type": "end", "seat": 1}, IllegalPlay, "MR-9")
+    m.apply({"type": "take", "seat": 1, "card": serial(s, "jade-axe")})
+    s = m.state
+    assert s.player(1).weapons == (serial(s, "jade-axe"),)
+    assert s.places[serial(s, "rain-bow")] == "discard:weapon"
+    assert "Jade Axe" in s.ruling
+    m.apply({"type": "end", "seat": 1})
+    assert m.state.turn == 2
