@@ -147,3 +147,93 @@ def test_real_photos_decode(name: str, at_least: int) -> None:
     result = bench_photos(name, Path(PHOTOS))
     assert result["ascii_images"] == 165
     assert result["ascii_correct"] >= at_least
+
+
+def test_the_fast_unsharp_mask_matches_opencvs_gaussian_one() -> None:
+    """`unsharp` (a separable filter with a cached kernel) gives the image of
+    GaussianBlur + addWeighted within two grey levels, for both sigmas the reader uses."""
+    from cv.detect import unsharp
+
+    img = np.random.default_rng(3).integers(0, 256, (150, 170), dtype=np.uint8)
+    for sigma in (4.8, 2.0):
+        ref = cv2.addWeighted(img, 2.5, cv2.GaussianBlur(img, (0, 0), sigma), -1.5, 0)
+        assert int(np.abs(unsharp(img, sigma).astype(int) - ref.astype(int)).max()) <= 2
+
+
+class _Scripted:
+    """A decoder whose whole-frame answer is scripted; counts its re-reads."""
+
+    name = "scripted"
+
+    def __init__(self, codes: list, misses: list) -> None:  # type: ignore[type-arg]
+        self.codes, self.misses, self.rereads = codes, misses, 0
+
+    def decode_with_misses(self, image: np.ndarray) -> tuple[list, list]:  # type: ignore[type-arg]
+        return list(self.codes), list(self.misses)
+
+    def decode(self, image: np.ndarray) -> list:  # type: ignore[type-arg]
+        self.rereads += 1
+        return []
+
+
+def _square(x: float, y: float, side: float) -> tuple[tuple[float, float], ...]:
+    return ((x, y), (x + side, y), (x + side, y + side), (x, y + side))
+
+
+def test_located_codes_that_are_a_read_code_again_or_far_too_big_are_not_reread(
+        run: PrintRun) -> None:
+    """Only a located code that may be another card is warped and read again: not one
+    overlapping a code already read (the same code located twice), nor one more than 1.5
+    times as wide as the widest code read (finder patterns of different codes)."""
+    from cv.detect import Code
+
+    read = Code(run.cards[0].payload, _square(100, 100, 40))
+    misses = [_square(116, 108, 36),  # the same code, located a second time
+              _square(300, 80, 130),  # three finder patterns of different codes
+              _square(600, 300, 38)]  # a soft code of its own: re-read
+    dec = _Scripted([read], misses)
+    reader = CardReader(dec, runbook=RunBook([run]))  # type: ignore[arg-type]
+    got = reader.read(np.full((720, 1280), 200, np.uint8))
+    assert [s.payload for s in got] == [run.cards[0].payload]
+    assert reader.stats.code_retries == 1 and dec.rereads == 1
+
+
+def test_refused_codes_are_counted_every_time_they_are_seen(run: PrintRun,
+                                                            other_run: PrintRun) -> None:
+    """Verdicts on payloads are remembered between frames, but each sighting of a code
+    that is not a card of this table is still counted."""
+    image = np.full((700, 1200, 3), 235, np.uint8)
+    for i, text in enumerate(["HELLO WORLD", other_run.cards[0].payload]):
+        small = cv2.resize(scenes.synthetic_face(text), None, fx=0.6, fy=0.6,
+                           interpolation=cv2.INTER_AREA)
+        image[20:20 + small.shape[0], 20 + 560 * i:20 + 560 * i + small.shape[1]] = small
+    reader = CardReader(runbook=RunBook([run]))
+    for n in (1, 2, 3):
+        assert reader.read(image) == []
+        assert reader.stats.ignored == {"not a card": n, "other print run": n}
+
+
+def test_reading_a_region_where_it_held_a_code_changes_no_result(
+        run: PrintRun, renderer: scenes.SceneRenderer) -> None:
+    """A zone read through its rectified patch is looked at first in a window around the
+    code of the last frame. Frame after frame, and when the cards are swapped or moved,
+    the reader finds exactly what a fresh reader (no window) finds, and the windows were
+    used."""
+    from cv.zones import MatLocator, MatZones
+
+    size = (1280, 720)
+    rng = random.Random(5)
+    h = scenes.random_camera(size, rng)
+    layouts = [scenes.random_cards(run, 8, "wuxing", 8, rng) for _ in range(2)]
+    look = scenes.Look(blur=1.0, noise=4.0)
+    pose = MatLocator().locate(renderer.render(layouts[0], h, size, look, rng))
+    assert pose is not None
+    regions = MatZones(pose, "wuxing", 8).regions()
+    reader = CardReader(runbook=RunBook([run]))
+    for layout in (0, 0, 0, 1, 1, 0):
+        image = renderer.render(layouts[layout], h, size, scenes.jitter(look, rng), rng)
+        got = {s.payload for s in reader.read(image, regions)}
+        fresh = {s.payload for s in CardReader(runbook=RunBook([run])).read(image, regions)}
+        assert got == fresh, layout
+        assert got <= {c.payload for c in layouts[layout]}
+    assert reader.stats.region_window_hits > 0
