@@ -187,3 +187,45 @@ def test_an_optional_choice_can_be_left_out(browser: Any, live_server: tuple[str
         page.wait_for_timeout(50)
     assert sent == [{"type": "attack", "seat": 1, "card": "W-1", "target": 2, "version": 7}]
     page.context.close()
+
+
+@pytest.mark.browser
+def test_a_hidden_page_gives_back_its_stream(browser: Any, live_server: tuple[str, Any]) -> None:
+    """A browser keeps at most six connections to one server, and each open page holds one
+    for its event stream: a referee with the big screen and a few seat pages open in tabs
+    of one browser found every tap hanging. A page out of sight closes its stream, and on
+    coming back catches up at once (the snapshot is the whole state)."""
+    from playwright.sync_api import expect
+
+    from web import services
+
+    _base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "wuxing", 3)
+    tid = t["table"]
+    broker = services(app).broker
+    page = phone(browser, t["seats"][0]["join_url"])
+
+    def wait_streams(n: int) -> None:
+        for _ in range(100):
+            if broker.count(tid) == n:
+                return
+            page.wait_for_timeout(50)
+        assert broker.count(tid) == n
+
+    wait_streams(1)
+    visibility = """(hidden) => {
+      Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+      Object.defineProperty(document, "visibilityState",
+                            {value: hidden ? "hidden" : "visible", configurable: true});
+      document.dispatchEvent(new Event("visibilitychange"));
+    }"""
+    page.evaluate(visibility, True)
+    expect(page.locator("#live")).to_have_text("paused")
+    wait_streams(0)
+    post(client, tid, t["host_token"], {"type": "rps", "winner": 1})   # missed while away
+    page.evaluate(visibility, False)
+    expect(page.locator("#live")).to_have_text("live")
+    expect(page.locator("body")).to_have_attribute("data-version", "1")
+    wait_streams(1)
+    page.context.close()

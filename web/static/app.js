@@ -366,12 +366,20 @@ function fieldInput(f, a) {
   }
   if (f.kind === "card") {
     const hints = (f.hints || []).filter((x) => x.ok !== false);
-    return h("label", {}, (f.label || name) + (f.zone ? ` (${f.zone})` : ""),
+    const where = zoneWords(f.zone);
+    return h("label", {}, (f.label || name) + (where ? ` · ${where}` : ""),
       h("input", {type: "text", name, list: f.multiple ? null : "card-list", required, "data-zone": f.zone || "",
         placeholder: f.multiple ? "serials, separated by spaces" : "card serial or code text"}),
       hints.length ? h("small", {class: "hints"}, "Allowed now: ", hints.map((x) => x.label).join(", ")) : null);
   }
   return h("label", {}, f.label || name, h("input", {type: "text", name, maxlength: 200}));
+}
+function zoneWords(z) {
+  // "seat:2" -> "Ben's seat"; nothing on Ben's own phone, where it goes without saying.
+  const m = /^(seat|locus):(\d+)$/.exec(z || "");
+  if (!m) return z || "";
+  if (Number(m[2]) === C.seat) return m[1] === "seat" ? "" : "your Locus";
+  return `${seatLabel(m[2])}'s ${m[1] === "seat" ? "seat" : "Locus"}`;
 }
 function collect(form, a) {
   const body = {type: a.type};
@@ -473,6 +481,7 @@ function renderLog(s) {
     undo.disabled = !s.can_undo;
     undo.dataset.armed = "";
     undo.textContent = s.can_undo ? "Undo: " + s.can_undo : "Nothing to undo";
+    undo.title = s.can_undo || "";
   }
   const zone = $("scan-zone");
   if (zone && zone.dataset.sig !== JSON.stringify(s.zones)) {
@@ -593,13 +602,28 @@ async function refresh() {
   if (r.ok) render(r.data);
 }
 
+// One event stream while the page is in sight. A browser keeps at most six connections to
+// one server; tabs left open in the background (big screen, seat pages, referee) would
+// otherwise hold them all and every tap would hang. Out of sight the stream is closed; back
+// in sight a new one gets the current snapshot at once, so nothing is missed.
+let stream = null;
 function connect() {
+  if (stream) return;
   const q = C.token ? `?token=${encodeURIComponent(C.token)}` : "";
   const es = new EventSource(tablePath("/events") + q);
+  stream = es;
   const live = $("live");
   es.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
-  es.addEventListener("error", () => { live.textContent = "reconnecting…"; live.className = "live off"; });
+  es.addEventListener("error", () => { if (stream === es) { live.textContent = "reconnecting…"; live.className = "live off"; } });
   es.addEventListener("table", (e) => render(JSON.parse(e.data)));
+}
+function disconnect() {
+  if (!stream) return;
+  stream.close();
+  stream = null;
+  const live = $("live");
+  live.textContent = "paused";
+  live.className = "live off";
 }
 
 async function main() {
@@ -609,7 +633,11 @@ async function main() {
   if (C.role === "seat") loadCards();
   connect();
   setInterval(tickTimer, 250);
-  // A phone back from sleep may have missed changes while its stream was frozen.
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  // A phone back from sleep, or a tab back in front, reconnects and catches up.
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) { disconnect(); return; }
+    connect();
+    refresh();
+  });
 }
 main();
