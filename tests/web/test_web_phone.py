@@ -229,3 +229,34 @@ def test_a_hidden_page_gives_back_its_stream(browser: Any, live_server: tuple[st
     expect(page.locator("body")).to_have_attribute("data-version", "1")
     wait_streams(1)
     page.context.close()
+
+
+@pytest.mark.browser
+def test_hand_entry_starts_at_the_zone_the_table_waits_for(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """WX-4, WX-7: the referee who enters a missed card by hand finds the zone already set to
+    where the table waits for a card (the Universe card, then the first reveal), and a zone
+    the referee picked stays picked while the table has not moved on to other zones."""
+    from playwright.sync_api import expect
+
+    base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "wuxing", 3)
+    tid, host = t["table"], t["host_token"]
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{base}/t/{tid}/referee?token={host}")
+    expect(page.locator("#live")).to_have_text("live", timeout=5000)
+    post(client, tid, host, {"type": "rps", "winner": 1})
+    expect(page.locator("#scan-zone")).to_have_value("universe")
+    universe = next(c for c in t["run"].cards if c.deck == "universe" and c.face.kind == "element")
+    post(client, tid, host, {"type": "scan", "card": universe.serial, "zone": "universe"})
+    expect(page.locator("#scan-zone")).to_have_value("seat:1")
+    page.select_option("#scan-zone", "seat:3")
+    r = client.post(f"/api/tables/{tid}/timer", json={"seconds": 60}, headers=bearer(host))
+    assert r.status_code == 200, r.json
+    expect(page.locator("body")).to_have_attribute("data-version", "3")
+    expect(page.locator("#scan-zone")).to_have_value("seat:3")
+    ana = next(c for c in t["run"].cards if c.deck == "player" and c.face.kind == "element")
+    post(client, tid, host, {"type": "scan", "card": ana.serial, "zone": "seat:1"})
+    expect(page.locator("#scan-zone")).to_have_value("seat:2")   # now only Ben's is due
+    page.context.close()

@@ -491,6 +491,14 @@ function renderLog(s) {
       return h("option", {value: z}, m ? `${m[1]} of ${seatLabel(m[2])} (${z})` : z);
     }));
   }
+  // Start at the zone the table waits for a card in; a zone the referee picked stays
+  // picked until the awaited zones change.
+  const due = (s.actions || []).flatMap((a) => a.why ? [] : (a.fields || [])
+    .filter((f) => f.kind === "card" && f.zone).map((f) => f.zone));
+  if (zone && zone.dataset.due !== JSON.stringify(due)) {
+    zone.dataset.due = JSON.stringify(due);
+    if (due.length && [...zone.options].some((o) => o.value === due[0])) zone.value = due[0];
+  }
 }
 function setupReferee() {
   const undo = $("undo");
