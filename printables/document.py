@@ -45,11 +45,15 @@ class Pen:
             c.rect(*args, stroke=int(stroke is not None), fill=int(fill is not None))
         c.restoreState()
 
-    def line(self, ln: Line, *, colour: RGB = (0, 0, 0), width: float = 0.2) -> None:
+    def line(self, ln: Line, *, colour: RGB = (0, 0, 0), width: float = 0.2,
+             dash: tuple[float, float] | None = None) -> None:
+        """A straight line; ``dash`` is (on, off) in mm for a dashed one."""
         c = self.c
         c.saveState()
         c.setStrokeColorRGB(*colour)
         c.setLineWidth(width * MM)
+        if dash is not None:
+            c.setDash([dash[0] * MM, dash[1] * MM])
         c.line(ln.x1 * MM, (self.page_h - ln.y1) * MM, ln.x2 * MM, (self.page_h - ln.y2) * MM)
         c.restoreState()
 

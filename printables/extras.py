@@ -321,10 +321,24 @@ def board_pages(doc: Document, paper: str) -> list[dict[str, Any]]:
 
 def _draw_board(pen: Pen, board: Any, x0: float, y0: float, legend_h: float) -> None:
     t = TILE_MM
+
+    def box(tile: Any) -> Rect:
+        return Rect(x0 + (tile.col - 1) * t, y0 + (tile.row - 1) * t, t, t)
+
     for tile in board:
-        r = Rect(x0 + (tile.col - 1) * t, y0 + (tile.row - 1) * t, t, t)
         ink = colour(tile.colour) if tile.colour else NEUTRAL
-        pen.rect(r, fill=lighten(ink, 0.78), stroke=(0.15, 0.15, 0.15), width=0.4)
+        pen.rect(box(tile), fill=lighten(ink, 0.78), stroke=(0.15, 0.15, 0.15), width=0.4)
+    # Stairs, under the tiles' marks and words: a dashed arrow in the entrance's colour
+    # from the rim of its S to the exit, so the stairs crossing the middle can be told
+    # apart and no mark or word is struck through.
+    for tile in board:
+        if tile.exit:
+            ink = colour(tile.colour) if tile.colour else (0.3, 0.3, 0.3)
+            x1, y1, x2, y2 = stairs_segment(tile, board.tile(tile.exit), x0, y0)
+            _arrow(pen, x1, y1, x2, y2, ink, 0.7, dash=(3.0, 1.5), head=4.5)
+    for tile in board:
+        r = box(tile)
+        ink = colour(tile.colour) if tile.colour else NEUTRAL
         pen.text(r.x + 1.5, r.y + 4.0, tile.id, size=7, colour=(0.2, 0.2, 0.2))
         mark = KIND_MARK.get(tile.kind, tile.kind[:1].upper())
         cx, cy = r.centre
@@ -344,14 +358,10 @@ def _draw_board(pen: Pen, board: Any, x0: float, y0: float, legend_h: float) -> 
         if tile.id in board.corners:
             pen.text(cx, r.bottom - 2.0, "start / end", size=6, font="Helvetica-Bold",
                      colour=(0.1, 0.1, 0.1), align="centre")
-    # Stairs: arrows from entrance to exit.
-    for tile in board:
-        if tile.exit:
-            ex = board.tile(tile.exit)
-            _arrow(pen, x0 + (tile.col - 0.5) * t, y0 + (tile.row - 0.5) * t,
-                   x0 + (ex.col - 0.5) * t, y0 + (ex.row - 0.5) * t, (0.3, 0.3, 0.3), 0.5)
-            pen.text(x0 + ex.col * t - 1.5, y0 + (ex.row - 1) * t + 4.0, f"from {tile.id}",
-                     size=6, font="Helvetica-Bold", colour=(0.2, 0.2, 0.2), align="right")
+        for other in board:
+            if other.exit == tile.id:
+                pen.text(r.right - 1.5, r.y + 4.0, f"from {other.id}", size=6,
+                         font="Helvetica-Bold", colour=(0.2, 0.2, 0.2), align="right")
     # One-way passages: a short arrow across the shared edge.
     for a, b in sorted(board.arrows):
         ta, tb = board.tile(a), board.tile(b)
@@ -371,17 +381,35 @@ def _draw_board(pen: Pen, board: Any, x0: float, y0: float, legend_h: float) -> 
         mark = KIND_MARK.get(kind, "")
         pen.text(x0, y, f"{mark or '-':>3}  {kind}: {text}", size=7.5)
         y += 4.2
-    pen.text(x0, y + 1, "Red arrows: one-way passages (MR-5). Grey arrows: stairs, from the "
-             "entrance (S) to the exit (marked 'from ...').", size=7.5)
+    pen.text(x0, y + 1, "Red arrows: one-way passages (MR-5). Dashed arrows: stairs, in the "
+             "entrance's colour, from the entrance (S) to the exit (marked 'from ...').",
+             size=7.5)
+
+
+STAIRS_CLEAR = 9.5  # mm from the entrance's centre: outside its 8 mm S disc
+STAIRS_SHORT = 5.0  # mm the arrow stops short of the exit's centre (its id stays clear)
+
+
+def stairs_segment(entrance: Any, exit_: Any, x0: float, y0: float
+                   ) -> tuple[float, float, float, float]:
+    """The stairs arrow from ``entrance`` to ``exit_`` (page mm): it starts outside the
+    entrance's S disc, so the S stays legible, and ends a little before the exit's centre."""
+    t = TILE_MM
+    ax, ay = x0 + (entrance.col - 0.5) * t, y0 + (entrance.row - 0.5) * t + 1
+    bx, by = x0 + (exit_.col - 0.5) * t, y0 + (exit_.row - 0.5) * t
+    d = math.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / d, (by - ay) / d
+    return (ax + ux * STAIRS_CLEAR, ay + uy * STAIRS_CLEAR,
+            bx - ux * STAIRS_SHORT, by - uy * STAIRS_SHORT)
 
 
 def _arrow(pen: Pen, x1: float, y1: float, x2: float, y2: float, ink: tuple[float, ...],
-           width: float) -> None:
+           width: float, dash: tuple[float, float] | None = None, head: float = 3.5) -> None:
     rgb = (ink[0], ink[1], ink[2])
-    pen.line(Line(x1, y1, x2, y2), colour=rgb, width=width)
+    pen.line(Line(x1, y1, x2, y2), colour=rgb, width=width, dash=dash)
     ang = math.atan2(y2 - y1, x2 - x1)
     for da in (2.6, -2.6):
-        pen.line(Line(x2, y2, x2 + 3.5 * math.cos(ang + da), y2 + 3.5 * math.sin(ang + da)),
+        pen.line(Line(x2, y2, x2 + head * math.cos(ang + da), y2 + head * math.sin(ang + da)),
                  colour=rgb, width=width)
 
 

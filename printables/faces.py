@@ -215,8 +215,23 @@ def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB) -> Non
     for w in words:
         pen.text(cx, y, w, size=size, font="Helvetica-Bold", colour=(1, 1, 1), align="centre")
         y += size * 1.2 / MM
-    pen.text(cx, panel.bottom - 4, deck_name, size=6, font="Helvetica", colour=(1, 1, 1),
-             align="centre")
+    # The deck's name on a plain pill: over the lattice, 6 pt white text is hard to read.
+    pill = back_label_box(trim, deck_name)
+    pen.rect(pill, fill=tint, radius=pill.h / 2)
+    pen.text(cx, panel.bottom - 4, deck_name, size=BACK_LABEL_PT, font="Helvetica",
+             colour=(1, 1, 1), align="centre")
+
+
+BACK_LABEL_PT = 6.0
+
+
+def back_label_box(trim: Rect, deck_name: str) -> Rect:
+    """The plain pill under the deck's name at the foot of a back (page mm)."""
+    panel = trim.grow(-BACK_BORDER)
+    w = stringWidth(deck_name, "Helvetica", BACK_LABEL_PT) / MM + 5.0
+    h = 4.4
+    base = panel.bottom - 4  # the name's baseline
+    return Rect(panel.centre[0] - w / 2, base - 3.1, w, h)
 
 
 def _draw_index(pen: Pen, idx: Rect, face: CardFace, theme: str, ink: RGB) -> None:

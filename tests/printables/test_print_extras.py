@@ -183,3 +183,25 @@ def test_nothing_is_printed_in_the_5_mm_printer_margin(paper: str, what: str) ->
     for page, img in render(pdf, dpi).items():
         for strip in (img[:edge, :], img[-edge:, :], img[:, :edge], img[:, -edge:]):
             assert strip.min() >= 250, f"{what} page {page} prints in the margin"
+
+
+def test_stairs_arrows_leave_the_s_mark_clear_and_point_at_the_exit() -> None:
+    """The board's stairs (MR-1 data) are drawn from outside the entrance's 8 mm S disc
+    to just before the exit's centre, along the line between the two tiles; the legend
+    says how to read them."""
+    from printables.extras import TILE_MM, stairs_segment
+
+    board = load_board()
+    stairs = [t for t in board if t.exit]
+    assert stairs
+    for tile in stairs:
+        ex = board.tile(tile.exit)
+        x1, y1, x2, y2 = stairs_segment(tile, ex, 0.0, 0.0)
+        sx, sy = (tile.col - 0.5) * TILE_MM, (tile.row - 0.5) * TILE_MM + 1  # the S disc
+        bx, by = (ex.col - 0.5) * TILE_MM, (ex.row - 0.5) * TILE_MM
+        assert np.hypot(x1 - sx, y1 - sy) > 8.0 + 1.0
+        assert 0 < np.hypot(x2 - bx, y2 - by) < TILE_MM / 4  # ends inside the exit tile
+        # and it heads from the entrance towards the exit
+        assert np.hypot(x2 - sx, y2 - sy) > np.hypot(x1 - sx, y1 - sy)
+    pdf, _, _ = build("board", PrintOptions(paper="a3"))
+    assert "Dashed arrows: stairs" in text_of(pdf)

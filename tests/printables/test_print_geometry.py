@@ -226,3 +226,31 @@ def test_tiling_covers_the_poster_with_overlap(paper: str) -> None:
 def test_a_poster_that_fits_gets_one_sheet() -> None:
     t = tile_poster(280.0, 330.0, "a3")
     assert len(t.tiles) == 1
+
+
+@pytest.mark.parametrize("name", ["Deck A", "Player deck", "Metal-Water Legion"])
+def test_a_backs_deck_name_sits_on_a_plain_pill_not_on_the_lattice(name: str) -> None:
+    """The 6 pt deck name at the foot of a back is legible: on both sides of the text, inside
+    its pill, the back is one flat tint (the diamond lattice would show there otherwise)."""
+    from pdf_probe import render
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from printables.document import Document
+    from printables.faces import BACK_LABEL_PT, back_label_box, draw_back
+    from printables.geometry import MM, Rect
+
+    doc = Document("t")
+    pen = doc.page(80, 100)
+    trim = Rect(5, 5, 63, 88)
+    draw_back(pen, trim, "Gem Complete Deck A", name, (0.12, 0.22, 0.36))
+    dpi = 600
+    img = render(doc.finish(), dpi)[1].astype(int)
+    px = dpi / 25.4
+    pill = back_label_box(trim, name)
+    tw = stringWidth(name, "Helvetica", BACK_LABEL_PT) / MM
+    tx = pill.x + (pill.w - tw) / 2
+    mid = pill.y + pill.h / 2
+    for x0, x1 in ((pill.x + 1.2, tx - 0.3), (tx + tw + 0.3, pill.right - 1.2)):
+        region = img[round((mid - 1.0) * px):round((mid + 1.0) * px),
+                     round(x0 * px):round(x1 * px)]
+        assert region.size and int(region.max()) - int(region.min()) <= 10, (name, x0)
