@@ -260,3 +260,30 @@ def test_hand_entry_starts_at_the_zone_the_table_waits_for(
     post(client, tid, host, {"type": "scan", "card": ana.serial, "zone": "seat:1"})
     expect(page.locator("#scan-zone")).to_have_value("seat:2")   # now only Ben's is due
     page.context.close()
+
+
+@pytest.mark.browser
+def test_after_an_undo_earlier_rulings_do_not_repeat_the_current_one(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """C-3 on a phone: after an undo the page shows the ruling now standing once (as the
+    ruling), the undone play struck through under 'Earlier', and not the standing one again."""
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "wuxing", 3)
+    tid, host = t["table"], t["host_token"]
+    post(client, tid, host, {"type": "rps", "winner": 1})
+    universe = next(c for c in t["run"].cards if c.deck == "universe" and c.face.kind == "element")
+    post(client, tid, host, {"type": "scan", "card": universe.serial, "zone": "universe"})
+    v = client.get(f"/api/tables/{tid}", headers=bearer(host)).json["version"]
+    r = client.post(f"/api/tables/{tid}/undo", json={"version": v}, headers=bearer(host))
+    assert r.status_code == 200, r.json
+    page = phone(browser, t["seats"][1]["join_url"])
+    expect(page.locator("#undone")).to_contain_text("Undone:")
+    standing = page.locator("#ruling").inner_text()
+    assert "rock-paper-scissors" in standing
+    expect(page.locator("#history li.voided")).to_have_count(1)
+    earlier = page.locator("#history li:not(.voided)").all_inner_texts()
+    assert not any(standing in row for row in earlier), earlier
+    page.context.close()

@@ -562,7 +562,13 @@ function tickTimer() {
 function renderHistory(s) {
   const el = $("history");
   if (!el) return;
-  const rows = (s.history || []).slice(1);  // the newest is already shown as the ruling
+  // The newest record is already on the page as the ruling. After an undo it is the undo
+  // (shown as "Undone: ..."), and the ruling standing again is the newest play not voided.
+  const rows = (s.history || []).slice(1);
+  if (s.undone) {
+    const i = rows.findIndex((r) => !r.voided);
+    if (i >= 0) rows.splice(i, 1);
+  }
   el.parentElement.hidden = rows.length === 0;
   el.replaceChildren(...rows.map((r) => h("li", {class: r.voided ? "voided" : ""},
     h("span", {class: "when"}, when(r.time)), " ", r.text)));
