@@ -287,3 +287,33 @@ def test_after_an_undo_earlier_rulings_do_not_repeat_the_current_one(
     earlier = page.locator("#history li:not(.voided)").all_inner_texts()
     assert not any(standing in row for row in earlier), earlier
     page.context.close()
+
+
+@pytest.mark.browser
+def test_a_die_is_not_entered_until_the_player_types_it(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """MR-3/MR-5: a number field without an engine default starts empty, so a tap on the
+    button without typing the roll asks for it instead of sending a 1 nobody rolled."""
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
+    page = phone(browser, t["seats"][0]["join_url"])
+    die = page.locator("form[data-action=roll] input[name=die]")
+    expect(die).to_have_value("")
+    expect(die).to_have_attribute("placeholder", "1 to 6")
+    page.locator("form[data-action=roll] button[type=submit]").click()
+    page.wait_for_timeout(300)
+    assert client.get(f"/api/tables/{t['table']}").json["version"] == 0
+    die.fill("4")
+    page.locator("form[data-action=roll] button[type=submit]").click()
+    expect(page.locator("#ruling")).to_contain_text("Ana rolls 4")
+    page.context.close()
+
+
+def test_the_lobby_cannot_be_sent_before_its_script_runs(client: FlaskClient) -> None:
+    """Tapped before lobby.js has loaded, the form would go as a plain GET and the page
+    would just reload: the button starts disabled and the script enables it."""
+    html = client.get("/").get_data(as_text=True)
+    assert '<button type="submit" disabled>Create table</button>' in html

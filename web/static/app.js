@@ -341,7 +341,10 @@ function fieldInput(f, a) {
     else if (f.max !== undefined) limits.push(`at most ${f.max}`);
     const units = f.forbidden_units || [];
     if (units.length) limits.push("not ending in " + units.join(" or "));
-    return h("label", {}, f.label || name, h("input", {type: "number", name, min: f.min, max: f.max, value: f.default ?? f.min ?? 0, required}),
+    // Empty unless the engine proposes a value: a tap without typing must not send a die
+    // roll or a bid nobody made.
+    return h("label", {}, f.label || name, h("input", {type: "number", name, min: f.min, max: f.max, value: f.default ?? null, required,
+      inputmode: "numeric", placeholder: limits[0] || null}),
       limits.length ? h("small", {class: "hints"}, limits.join(" · ")) : null);
   }
   if (f.kind === "choice" && !f.optional && (f.choices || []).length === 1) {
@@ -392,7 +395,10 @@ function collect(form, a) {
     }
     const input = form.elements[f.name];
     if (!input) continue;
-    if (f.kind === "int") body[f.name] = parseInt(input.value, 10);
+    if (f.kind === "int") {
+      if (input.value.trim() === "") continue;  // optional and left empty (required ones cannot be)
+      body[f.name] = parseInt(input.value, 10);
+    }
     else if (f.kind === "choice") {
       if (input.value === "") continue;  // an optional choice left empty
       body[f.name] = JSON.parse(input.value);

@@ -53,5 +53,6 @@ async function main() {
     if (!resp.ok) { say(data.error, "error"); return; }
     window.location.href = data.urls.referee;
   });
+  document.querySelector("#new-table button[type=submit]").disabled = false;  // ready now
 }
 main();
