@@ -54,6 +54,17 @@ BACK_COLOURS: tuple[RGB, ...] = tuple(
 )
 
 
+DRAWN_THEMES = frozenset({"wood", "fire", "earth", "metal", "gold", "water", "air", "star",
+                          "dragon", "ruby", "sapphire", "emerald", "topaz", "amethyst",
+                          "diamond", "gem", "weapon"})
+
+
+def badge_text(initial: str) -> str:
+    """What a badge shows for ``initial``: a mark of one or two characters as given (see
+    ``faces.badge_marks``), else the first letter of a name."""
+    return initial if 0 < len(initial) <= 2 else initial[:1].upper()
+
+
 def face_theme(face: CardFace) -> str:
     """The key a face's colour and symbol come from: element, gem name, or kind."""
     if face.attrs.get("symbol"):
@@ -182,8 +193,9 @@ def draw_symbol(c: Canvas, theme: str, cx: float, cy: float, size: float,
         p.circle(0, 0, s)
         c.drawPath(p, stroke=0, fill=1)
         c.setFillColorRGB(*knockout)
-        c.setFont("Helvetica-Bold", 1.1 * s)
-        c.drawCentredString(0, -0.38 * s, KIND_MARKS.get(theme, initial[:1].upper()))
+        mark = KIND_MARKS.get(theme, badge_text(initial))
+        c.setFont("Helvetica-Bold", (1.1 if len(mark) < 2 else 0.8) * s)
+        c.drawCentredString(0, -0.38 * s if len(mark) < 2 else -0.28 * s, mark)
         c.restoreState()
         return
     c.drawPath(p, stroke=0, fill=1, fillMode=1)  # non-zero: overlapping parts stay filled

@@ -17,14 +17,24 @@ deck's back title, so decks with different backs are told apart face down.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from companion.cards import CardFace, DeckInfo
+from companion.cards import CardFace, DeckInfo, load_deck
 from printables import qr
-from printables.art import RGB, colour, draw_symbol, face_theme, lighten
+from printables.art import (
+    DRAWN_THEMES,
+    KIND_MARKS,
+    RGB,
+    colour,
+    draw_symbol,
+    face_theme,
+    lighten,
+)
 from printables.document import Pen
 from printables.geometry import MM, PrintError, Rect
 
@@ -80,6 +90,40 @@ def face_layout(card_w: float, card_h: float) -> FaceLayout:
     serial = Rect(SAFE, card_h - SAFE - 2.2, card_w - 2 * SAFE, 2.2)
     text = Rect(SAFE, stats.bottom + 0.6, card_w - 2 * SAFE, serial.y - stats.bottom - 1.2)
     return FaceLayout(card_w, card_h, qr_box, index, band, stats, text, serial)
+
+
+def badge_marks(faces: Iterable[CardFace]) -> dict[str, str]:
+    """Face id -> the letters on its badge, for faces shown by a lettered disc (themes
+    without a drawn symbol or a kind mark): the name's first letter, or its first two
+    (``Ch`` and ``Cl``) when another face of the game with a different name starts with
+    the same letter, so that a fanned hand tells Chaos from Cleanse by the corner."""
+    named = {f.id: f.name for f in faces
+             if face_theme(f) not in DRAWN_THEMES and face_theme(f) not in KIND_MARKS}
+    firsts: dict[str, set[str]] = {}
+    for name in named.values():
+        firsts.setdefault(name[:1].upper(), set()).add(name)
+    out = {}
+    for fid, name in named.items():
+        one = name[:1].upper()
+        letters = [ch for ch in name[1:] if ch.isalnum()]
+        if len(firsts[one]) > 1 and letters:
+            out[fid] = one + letters[0].lower()
+        else:
+            out[fid] = one
+    return out
+
+
+@lru_cache(maxsize=32)
+def _game_badges(game: str) -> dict[str, str]:
+    try:
+        return badge_marks(load_deck(game).faces)
+    except Exception:  # a face of no known game (tests, a new deck file): first letters
+        return {}
+
+
+def badge_mark(face: CardFace) -> str:
+    """The badge letters of ``face`` within its game (``badge_marks``)."""
+    return _game_badges(face.game).get(face.id, face.name)
 
 
 def face_value(face: CardFace) -> str:
@@ -147,7 +191,7 @@ def draw_face(pen: Pen, trim: Rect, face: CardFace, deck: DeckInfo | None, paylo
     # Band: symbol, name, value in white.
     band = at(lay.band)
     draw_symbol(pen.c, theme, band.x + 6.0, band.y + band.h / 2, 6.5, (1, 1, 1), pen.page_h,
-                face.name, knockout=ink)
+                badge_mark(face), knockout=ink)
     name_w = band.w - 2 * 11.0
     nsize = 13.0
     while stringWidth(face.name, "Helvetica-Bold", nsize) > name_w * MM and nsize > 6:
@@ -245,4 +289,5 @@ def _draw_index(pen: Pen, idx: Rect, face: CardFace, theme: str, ink: RGB) -> No
         pen.text(idx.x + idx.w / 2, idx.y + vsize * 0.72 / MM, value, size=vsize,
                  font="Helvetica-Bold", colour=ink, align="centre")
         sym_y = idx.y + vsize * 0.72 / MM + 2.0 + sym_size / 2
-    draw_symbol(pen.c, theme, idx.x + idx.w / 2, sym_y, sym_size, ink, pen.page_h, face.name)
+    draw_symbol(pen.c, theme, idx.x + idx.w / 2, sym_y, sym_size, ink, pen.page_h,
+                badge_mark(face))

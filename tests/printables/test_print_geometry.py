@@ -254,3 +254,25 @@ def test_a_backs_deck_name_sits_on_a_plain_pill_not_on_the_lattice(name: str) ->
         region = img[round((mid - 1.0) * px):round((mid + 1.0) * px),
                      round(x0 * px):round(x1 * px)]
         assert region.size and int(region.max()) - int(region.min()) <= 10, (name, x0)
+
+
+@pytest.mark.parametrize("game", ["wuxing", "godnum", "shrine", "mountains", "gemcomplete"])
+def test_lettered_corner_badges_tell_different_cards_apart(game: str) -> None:
+    """In a fanned hand only the corner shows: cards with different names that are marked
+    by a lettered badge (God Num's Chaos and Cleanse, Gem Complete's Pebble Shower,
+    Pickpocket and Prospector...) never carry the same letters, and a badge holds at most
+    two characters."""
+    from companion.cards import load_deck
+    from printables.faces import badge_mark, badge_marks
+
+    faces = load_deck(game).faces
+    marks = badge_marks(faces)
+    by_mark: dict[str, set[str]] = {}
+    for f in faces:
+        if f.id in marks:
+            assert badge_mark(f) == marks[f.id]
+            assert 1 <= len(marks[f.id]) <= 2
+            by_mark.setdefault(marks[f.id], set()).add(f.name)
+    assert all(len(names) == 1 for names in by_mark.values()), by_mark
+    if game == "godnum":
+        assert {marks[f.id] for f in faces if f.name in ("Chaos", "Cleanse")} == {"Ch", "Cl"}
