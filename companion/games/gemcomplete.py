@@ -623,7 +623,8 @@ class GemCompleteRules(Rules[GemState]):
                                   "gem": _is_gem(state.cards[c])} for c in state.revealed]}
         v: JSONDict = {
             "game": self.id, "phase": phase, "turn": state.turn,
-            "turn_number": state.turn_number, "step": state.step,
+            "turn_number": state.turn_number,
+            "step": "over" if state.finished else state.step,
             "set_this_turn": state.set_this_turn, "declaration": decl, "seats": seats,
             "prompt": self._prompt(state), "ruling": state.ruling,
             "finished": state.finished, "winners": list(state.winners),

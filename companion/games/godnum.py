@@ -436,7 +436,9 @@ class GodNumRules(Rules[GodNumState]):
             raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GN-5")
         ok, why = self.check_card(state, face)
         if not ok:
-            raise IllegalPlay(f"{card!r}: {why}; take it back", rule="GN-6")
+            # ``why`` already names the card and ends with the ruling id the error adds.
+            raise IllegalPlay(f"{why.removesuffix(' (GN-6)')} ({card!r}); take it back",
+                              rule="GN-6")
         return face
 
     def _play(self, state: GodNumState, seat: int, card: str, override: bool) -> GodNumState:

@@ -60,7 +60,9 @@ def prompt(s: MountainsState) -> str:
         dice = "2 dice" if s.showdown else "1 die"
         return f"{name}: roll for movement ({dice})."
     if not s.moved:
-        return f"{name}: move exactly {' or '.join(map(str, move_steps(s)))} steps."
+        steps = move_steps(s)
+        unit = "step" if steps == (1,) else "steps"
+        return f"{name}: move exactly {' or '.join(map(str, steps))} {unit}."
     return f"{name}: attack, use a skill, or end the turn."
 
 

@@ -200,6 +200,8 @@ def test_gc4_six_gems_revealed_in_order_win() -> None:
     m.apply({"type": "reveal", "seat": 1, "cards": serials[5:]})
     assert m.state.finished and m.state.winners == (1,)
     assert "Gem Complete" in m.state.ruling
+    view = RULES.view(m.state, 2)
+    assert view["phase"] == "over" and view["step"] == "over"  # not a step of a turn
     refused(m, {"type": "next", "seat": 2}, GameOver, "GC-5")
 
 

@@ -268,6 +268,9 @@ def test_gn6_illegal_card_refused_with_reason_and_nothing_changes() -> None:
     bad = card(m, 1, "metal-6")
     exc = refused(m, {"type": "play", "seat": 1, "card": bad}, IllegalPlay, "GN-6")
     assert repr(bad) in str(exc) and "Fire 5" in str(exc)
+    # The refusal opens with the card's name and cites its ruling once.
+    assert str(exc).startswith("Metal 6 cannot be played on Fire 5")
+    assert str(exc).count("GN-6") == 1
     m.apply({"type": "play", "seat": 1, "card": card(m, 1, "metal-5")})
     assert m.state.divine_number == 10
     # Current Metal 5. Ben (Water-Wood): Metal generates Water and Metal overcomes Wood, so

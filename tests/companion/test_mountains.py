@@ -164,6 +164,14 @@ def test_mr5_stairs_move_the_token_to_the_exit_and_move_refused_with_reason() ->
     assert m.state.player(1).tile == "E7" and "stairs" in m.state.ruling
 
 
+def test_mr5_prompt_says_step_for_a_roll_of_one() -> None:
+    m = to_play(3)
+    one = turn_of(put(m.state, 1, tile="C1"), 1, roll=(1,))
+    assert RULES.view(one, None)["prompt"].endswith("move exactly 1 step.")
+    three = turn_of(put(m.state, 1, tile="C1"), 1, roll=(3,))
+    assert RULES.view(three, None)["prompt"].endswith("move exactly 3 steps.")
+
+
 def test_mr5_final_showdown_two_dice_sum_or_either() -> None:
     m = to_play(2)
     assert m.state.showdown
