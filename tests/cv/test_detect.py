@@ -150,14 +150,16 @@ def test_real_photos_decode(name: str, at_least: int) -> None:
 
 
 def test_the_fast_unsharp_mask_matches_opencvs_gaussian_one() -> None:
-    """`unsharp` (a separable filter with a cached kernel) gives the image of
-    GaussianBlur + addWeighted within two grey levels, for both sigmas the reader uses."""
+    """`unsharp` gives the image of GaussianBlur + addWeighted within two grey levels for
+    a re-read code's sigma (a separable filter with a cached kernel) and exactly for a
+    zone's."""
     from cv.detect import unsharp
 
     img = np.random.default_rng(3).integers(0, 256, (150, 170), dtype=np.uint8)
     for sigma in (4.8, 2.0):
         ref = cv2.addWeighted(img, 2.5, cv2.GaussianBlur(img, (0, 0), sigma), -1.5, 0)
-        assert int(np.abs(unsharp(img, sigma).astype(int) - ref.astype(int)).max()) <= 2
+        diff = int(np.abs(unsharp(img, sigma).astype(int) - ref.astype(int)).max())
+        assert diff <= (2 if sigma > 3 else 0)
 
 
 class _Scripted:
