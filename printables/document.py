@@ -28,15 +28,19 @@ class Pen:
         self.page_w = page_w
         self.page_h = page_h
 
+    def _paint(self, fill: RGB | None, stroke: RGB | None, width: float) -> None:
+        """Set fill and stroke (``width`` in mm) for the next shape; inside save/restore."""
+        if fill is not None:
+            self.c.setFillColorRGB(*fill)
+        if stroke is not None:
+            self.c.setStrokeColorRGB(*stroke)
+            self.c.setLineWidth(width * MM)
+
     def rect(self, r: Rect, *, fill: RGB | None = None, stroke: RGB | None = None,
              width: float = 0.25, radius: float = 0.0) -> None:
         c = self.c
         c.saveState()
-        if fill is not None:
-            c.setFillColorRGB(*fill)
-        if stroke is not None:
-            c.setStrokeColorRGB(*stroke)
-            c.setLineWidth(width * MM)
+        self._paint(fill, stroke, width)
         args = (r.x * MM, (self.page_h - r.bottom) * MM, r.w * MM, r.h * MM)
         if radius > 0:
             c.roundRect(*args, radius * MM, stroke=int(stroke is not None),
@@ -76,11 +80,7 @@ class Pen:
                stroke: RGB | None = None, width: float = 0.25) -> None:
         c = self.c
         c.saveState()
-        if fill is not None:
-            c.setFillColorRGB(*fill)
-        if stroke is not None:
-            c.setStrokeColorRGB(*stroke)
-            c.setLineWidth(width * MM)
+        self._paint(fill, stroke, width)
         c.circle(cx * MM, (self.page_h - cy) * MM, r * MM, stroke=int(stroke is not None),
                  fill=int(fill is not None))
         c.restoreState()

@@ -48,11 +48,22 @@ def line_centres(profile: np.ndarray, dpi: float, max_width_mm: float = 0.6,
                  threshold: float = 40.0) -> list[float]:
     """Centres (mm) of thin dark lines along a 1-D grey profile, darkness-weighted."""
     dark = 255.0 - profile.astype(float)
-    on = dark > threshold
     px = 25.4 / dpi
+    n = len(dark)
     out = []
-    i = 0
-    n = len(on)
+    for i, j in _true_runs(dark > threshold):
+        if (j - i) * px <= max_width_mm:
+            lo, hi = max(0, i - 1), min(n, j + 1)
+            w = dark[lo:hi]
+            idx = np.arange(lo, hi)
+            out.append(float((w * idx).sum() / w.sum() + 0.5) * px)
+    return out
+
+
+def _true_runs(on: np.ndarray) -> list[tuple[int, int]]:
+    """``(start, end)`` index pairs (end exclusive) of the runs of True in ``on``."""
+    runs = []
+    i, n = 0, len(on)
     while i < n:
         if not on[i]:
             i += 1
@@ -60,13 +71,9 @@ def line_centres(profile: np.ndarray, dpi: float, max_width_mm: float = 0.6,
         j = i
         while j < n and on[j]:
             j += 1
-        if (j - i) * px <= max_width_mm:
-            lo, hi = max(0, i - 1), min(n, j + 1)
-            w = dark[lo:hi]
-            idx = np.arange(lo, hi)
-            out.append(float((w * idx).sum() / w.sum() + 0.5) * px)
+        runs.append((i, j))
         i = j
-    return out
+    return runs
 
 
 def dark_runs(profile: np.ndarray, dpi: float, level: float = 128.0) -> list[tuple[float, float]]:
@@ -76,22 +83,13 @@ def dark_runs(profile: np.ndarray, dpi: float, level: float = 128.0) -> list[tup
     """
     v = profile.astype(float)
     px = 25.4 / dpi
-    on = v < level
-    runs = []
-    i = 0
     n = len(v)
-    while i < n:
-        if not on[i]:
-            i += 1
-            continue
-        j = i
-        while j < n and on[j]:
-            j += 1
+    runs = []
+    for i, j in _true_runs(v < level):
         # pixel k covers [k, k + 1): the crossing lies between the centres of two pixels
         start = i - 0.5 + _frac(v, i - 1, i, level) if i > 0 else 0.0
         end = j - 0.5 + _frac(v, j - 1, j, level) if j < n else float(n)
         runs.append((start * px, end * px))
-        i = j
     return runs
 
 
