@@ -79,7 +79,8 @@ def scan(i: int, payload: str = "") -> Scan:
     return Scan(f"id{i:03d}", payload or f"T1:W:1:AAAA:00{i}:X", "seat:1", f"AAAA-00{i}")
 
 
-def wait_for(cond: Any, timeout: float = 10.0) -> None:
+def wait_for(cond: Any, timeout: float = 60.0) -> None:
+    # A guard against a hung sender thread, not a speed limit: generous for a busy machine.
     end = time.monotonic() + timeout
     while not cond():
         assert time.monotonic() < end, "timed out"

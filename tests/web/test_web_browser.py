@@ -36,13 +36,13 @@ def test_two_phones_and_the_referee_follow_a_challenge_live(
     ref = ref_ctx.new_page()
     ref.goto(f"{base}/t/{tid}/referee?token={t['host_token']}")
     for page in [*phones, ref]:
-        expect(page.locator("#live")).to_have_text("live", timeout=5000)
+        expect(page.locator("#live")).to_have_text("live", timeout=20_000)
         expect(page.locator("body")).to_have_attribute("data-version", "0")
     expect(phones[0].locator("h1.me")).to_contain_text("Ana")
 
     def version_everywhere(v: int) -> None:
         for page in [*phones, ref]:
-            expect(page.locator("body")).to_have_attribute("data-version", str(v), timeout=5000)
+            expect(page.locator("body")).to_have_attribute("data-version", str(v), timeout=20_000)
 
     def camera(payload: str, zone: str) -> None:
         r = client.post(f"/api/tables/{tid}/scans", json={"payload": payload, "zone": zone},

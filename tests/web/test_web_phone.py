@@ -50,7 +50,7 @@ def phone(browser: Any, url: str) -> Any:
 
     page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     page.goto(url)
-    expect(page.locator("#live")).to_have_text("live", timeout=5000)
+    expect(page.locator("#live")).to_have_text("live", timeout=20_000)
     return page
 
 
@@ -245,7 +245,7 @@ def test_hand_entry_starts_at_the_zone_the_table_waits_for(
     tid, host = t["table"], t["host_token"]
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     page.goto(f"{base}/t/{tid}/referee?token={host}")
-    expect(page.locator("#live")).to_have_text("live", timeout=5000)
+    expect(page.locator("#live")).to_have_text("live", timeout=20_000)
     post(client, tid, host, {"type": "rps", "winner": 1})
     expect(page.locator("#scan-zone")).to_have_value("universe")
     universe = next(c for c in t["run"].cards if c.deck == "universe" and c.face.kind == "element")

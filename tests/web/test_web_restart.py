@@ -33,7 +33,7 @@ def start(data_dir: Path, port: int, *extra: str) -> subprocess.Popen[str]:
 
 
 def wait_ready(base: str, proc: subprocess.Popen[str]) -> None:
-    for _ in range(150):
+    for _ in range(600):  # a hang guard (60 s), not a speed limit
         if proc.poll() is not None:
             out = proc.stdout.read() if proc.stdout else ""
             raise AssertionError(f"server exited early: {out}")
@@ -43,7 +43,7 @@ def wait_ready(base: str, proc: subprocess.Popen[str]) -> None:
         except httpx.TransportError:
             pass
         time.sleep(0.1)
-    raise AssertionError("server did not start within 15 s")
+    raise AssertionError("server did not start within 60 s")
 
 
 def snapshots(base: str, t: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +101,7 @@ def test_kill_9_and_restart_brings_every_table_back_at_the_same_version(
         assert before["host"]["version"] == 7
     finally:
         proc.send_signal(signal.SIGKILL)
-        out = proc.communicate(timeout=10)[0]
+        out = proc.communicate(timeout=30)[0]
     assert "Referee page (host)" in out and "Scan to join as Ana" in out and "▄" in out
 
     port = free_port()
@@ -113,7 +113,7 @@ def test_kill_9_and_restart_brings_every_table_back_at_the_same_version(
         assert len(httpx.get(base + "/api/tables").json()["tables"]) == 2
     finally:
         proc.send_signal(signal.SIGTERM)
-        out = proc.communicate(timeout=10)[0]
+        out = proc.communicate(timeout=30)[0]
     assert proc.returncode == 0, out
     assert "Stopped; every table is saved." in out
 
@@ -208,7 +208,7 @@ def test_kill_9_in_the_middle_of_writes_loses_no_acknowledged_change(tmp_path: P
             time.sleep(0.05)
     finally:
         proc.send_signal(signal.SIGKILL)
-        proc.communicate(timeout=10)
+        proc.communicate(timeout=30)
     w.join(10)
     assert len(acked) >= 20
     port = free_port()
@@ -223,7 +223,7 @@ def test_kill_9_in_the_middle_of_writes_loses_no_acknowledged_change(tmp_path: P
         assert snap["timer"]["seconds"] == log[-1]["event"]["seconds"]
     finally:
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=10)
+        proc.communicate(timeout=30)
 
 
 def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
