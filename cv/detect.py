@@ -110,7 +110,7 @@ class PyzbarDecoder(Decoder):
     name = "pyzbar"
 
     def __init__(self) -> None:
-        from pyzbar import pyzbar  # type: ignore[import-untyped]
+        from pyzbar import pyzbar
 
         self._pz = pyzbar
         self._symbols = [pyzbar.ZBarSymbol.QRCODE]

@@ -339,7 +339,7 @@ def jitter(look: Look, rng: random.Random) -> Look:
 def printed_faces_available() -> bool:
     """Whether ``printables`` can draw a card face and pypdfium2 can rasterise it."""
     try:
-        import pypdfium2  # type: ignore[import-untyped]  # noqa: F401
+        import pypdfium2  # noqa: F401
 
         from printables import faces
         from printables.document import Document  # noqa: F401

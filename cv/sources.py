@@ -337,7 +337,7 @@ class PiCameraSource(FrameSource):
 
     def _open(self) -> bool:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError as exc:
             raise RuntimeError("picamera2 is not installed (apt install python3-picamera2)"
                                ) from exc
