@@ -50,7 +50,7 @@ def build_setup(
         raise BadSetup(f"a {rules.title} table needs at least one print run")
     cards = {}
     sets = {}
-    available: dict[tuple[str, int], int] = {}
+    printed: set[tuple[str, int]] = set()  # (deck, set number) pairs the runs hold
     for run_no, run in enumerate(runs):
         if run.game != game:
             raise BadSetup(f"print run {run.run_id!r} is for {run.game}, not {game}")
@@ -58,10 +58,10 @@ def build_setup(
             cards[c.serial] = c.face
             # Sets are numbered per run; make them distinct across runs.
             key = (c.deck, c.set_no + 1000 * run_no)
-            available[key] = 1
+            printed.add(key)
             sets[c.serial] = key[1]
     for deck, need in rules.sets_needed(len(players)).items():
-        have = sum(1 for d, _ in available if d == deck)
+        have = sum(1 for d, _ in printed if d == deck)
         if have < need:
             raise BadSetup(
                 f"{len(players)} players need {need} printed set(s) of the {deck} deck; "

@@ -71,7 +71,7 @@ def test_views_are_json_for_every_seat_at_every_step(game: str, players: int) ->
         json.dumps(m.rules.referee_view(replayed.state))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(game=st.sampled_from(list(GAMES)), seed=st.integers(0, 10_000),
        cut=st.floats(0, 1))
 def test_undo_after_apply_restores_the_previous_state(game: str, seed: int,
