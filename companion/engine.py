@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from companion import codec
-from companion.cards import CardFace, DeckData
+from companion.cards import CardFace, DeckData, load_deck
 from companion.errors import (
     BadSetup,
     MalformedEvent,
@@ -184,8 +184,6 @@ class Rules(ABC, Generic[S]):
 
         Cards of further printed sets in the table's runs start ``out`` of the game.
         """
-        from companion.cards import load_deck
-
         return {d: 1 for d in load_deck(self.id).decks}
 
     @abstractmethod
