@@ -58,6 +58,78 @@ def locus_of(seat: int) -> str:
     return f"locus:{seat}"
 
 
+@dataclass(frozen=True)
+class Movement:
+    """One card, or ``count`` cards the companion cannot name, going from place to place.
+
+    Places are those of ``Rules.places`` (``deck:2``, ``void``, ``pot``...). ``serial`` is
+    ``None`` for cards nobody has seen (a draw from a face-down deck).
+    """
+
+    source: str
+    target: str
+    serial: str | None = None
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Play:
+    """What one applied event did, as data; the words are made from it in the view (C-8).
+
+    ``outcome`` is a short word a page can style by (``win``, ``draw``, ``void``, ``pot``,
+    ``bust``, ``bid``, ``pass``, ``move``...); ``rule`` the ruling id that decided it;
+    ``seat`` who acted (``None``: the companion or the referee); ``facts`` the game's own
+    figures for the words (JSON-ready: ``{"winner": 2, "case": 4}``).
+    """
+
+    kind: str
+    outcome: str
+    rule: str | None = None
+    seat: int | None = None
+    movements: tuple[Movement, ...] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+
+# Limits on any event's values (issue: only known fields are stored): a text, a list, depth.
+MAX_TEXT = 200
+MAX_LIST = 64
+MAX_DEPTH = 4
+
+
+def check_event_fields(event: Event, allowed: Mapping[str, frozenset[str]]) -> None:
+    """Refuse an event whose type is unknown to ``allowed``, that carries a field its type
+    does not have, or whose values are too long or too deep; raises ``MalformedEvent``
+    naming the field. ``allowed`` maps each event type to its fields besides ``type``.
+    """
+    kind = event_type(event)
+    if kind not in allowed:
+        raise MalformedEvent(f"there is no event type {kind[:MAX_TEXT]!r}; the types are "
+                             f"{', '.join(sorted(allowed))}")
+    extra = sorted(set(event) - allowed[kind] - {"type"})
+    if extra:
+        raise MalformedEvent(f"a {kind!r} event has no field {str(extra[0])[:MAX_TEXT]!r}; "
+                             f"its fields are {', '.join(sorted(allowed[kind])) or 'none'}")
+    for key, value in event.items():
+        _check_value(key, value, 0)
+
+
+def _check_value(key: str, value: Any, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise MalformedEvent(f"event field {key!r} is nested too deeply")
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise MalformedEvent(f"event field {key!r} is longer than {MAX_TEXT} characters")
+    if isinstance(value, list):
+        if len(value) > MAX_LIST:
+            raise MalformedEvent(f"event field {key!r} has more than {MAX_LIST} items")
+        for v in value:
+            _check_value(key, v, depth + 1)
+    elif isinstance(value, dict):
+        if len(value) > MAX_LIST:
+            raise MalformedEvent(f"event field {key!r} has more than {MAX_LIST} entries")
+        for k, v in value.items():
+            _check_value(f"{key}.{k}", v, depth + 1)
+
+
 class GameState(Protocol):
     """What every game's state offers the core and the web."""
 
@@ -197,6 +269,11 @@ class Rules(ABC, Generic[S]):
         Raises a ``CompanionError`` subclass (never changes ``state``, which is immutable).
         """
 
+    # Every event type this game takes, with the fields each may carry besides "type"
+    # (C-7: "seat" is the sender, set from the token by the web). ``Match.apply`` refuses
+    # other types and fields before the rules see them. Empty: not declared (no check).
+    event_fields: ClassVar[Mapping[str, frozenset[str]]] = {}
+
     def chance(self, state: S, rng: random.Random) -> Event | None:
         """The next companion-made random event (target, starting player, dice), if due.
 
@@ -221,8 +298,34 @@ class Rules(ABC, Generic[S]):
         ``choice``/``choices`` (``count`` for ``choices``), ``zone`` for ``card`` (a scan
         entered by hand). Posting ``{"type", "seat", <field>: value...}`` applies it.
         Never lists what the seat may not see.
+
+        Optional keys the pages use for one-tap play (issue 11):
+
+        - a ``card`` field's ``faces``: ``[{"face", "name", "element"?, "number"?,
+          "color"?}]``, the faces that can legally go to its zone now (tappable tiles;
+          posting a face id as ``card`` makes the engine pick a copy the zone can hold, C-1);
+        - a field's ``default`` (a proposed value) and ``suggest`` (for ``int``: the few
+          legal values as buttons);
+        - a choice's ``hint`` (visible words such as "to 35: you win") and ``disabled``
+          (why it cannot be chosen, shown on tap);
+        - an action's ``confirm`` (a sentence to confirm first: a skill's cost and effect,
+          a pass) and ``disabled`` (why not now).
         """
         return []
+
+    def last_play(self, state: S, seat: int | None) -> JSONDict | None:
+        """What the latest event did, for ``seat`` (``None``: the public big screen;
+        ``0``: the referee), or ``None`` before the first play. Hidden cards stay hidden.
+
+        ``{"kind", "outcome", "rule", "seat", "text": one sentence in plain words (C-8),
+        "physical": [what to do with the physical cards, one sentence each],
+        "cards": [{"face", "name", "element"?, "number"?, "serial"? (referee and owner)}],
+        "movements": [{"card": serial|None, "face": id|None, "name": str|None,
+                        "from": place, "to": place, "count": n,
+                        "from_words": "Ana's deck", "to_words": "the Void"}],
+        "undo": [what to do physically when this play is undone, one sentence each]}``
+        """
+        return None
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> JSONDict:
@@ -316,16 +419,14 @@ def event_type(event: Event) -> str:
 
 
 def seat_zone(zone: str, players: int) -> int | None:
-    """The seat of a ``seat:<n>`` zone (else ``None``); raises ``MalformedEvent``."""
-    if not zone.startswith("seat:"):
-        return None
-    try:
-        seat = int(zone[5:])
-    except ValueError:
-        raise MalformedEvent(f"zone {zone!r} is not 'seat:<n>'") from None
-    if not 1 <= seat <= players:
-        raise MalformedEvent(f"zone {zone!r}: there is no seat {seat} at this table")
-    return seat
+    """The seat of a ``seat:<n>`` zone (else ``None``); raises ``MalformedEvent``.
+
+    Strict (C-7): see ``companion.zones.parse_zone``.
+    """
+    from companion.zones import parse_zone  # zones imports errors only; no cycle at import
+
+    z = parse_zone(zone, players)
+    return z.seat if z.kind == "seat" else None
 
 
 class Match(Generic[S]):
@@ -355,6 +456,8 @@ class Match(Generic[S]):
             raise StaleVersion(
                 f"the table is at version {len(self.events)}, the action was for {version}"
             )
+        if self.rules.event_fields:
+            check_event_fields(event, self.rules.event_fields)
         state = self.rules.apply(self.state, event)
         self.events.append(dict(event))
         self.rulings.append(state.ruling)

@@ -182,5 +182,10 @@ def test_seat_zones() -> None:
     assert seat_zone("universe", 3) is None
     with pytest.raises(MalformedEvent, match="no seat 4"):
         seat_zone("seat:4", 3)
-    with pytest.raises(MalformedEvent, match="not 'seat:<n>'"):
+    with pytest.raises(MalformedEvent, match="is not a zone"):
         seat_zone("seat:x", 3)
+    # C-7: one spelling only; Python's int() would read each of these as a seat.
+    for odd in ("seat:+1", "seat: 2", "seat:01", "seat:1 ", "seat:1\n", " seat:1", "SEAT:1",
+                "seat:１", "seat:1_0"):
+        with pytest.raises(MalformedEvent, match="C-7"):
+            seat_zone(odd, 3)
