@@ -613,23 +613,6 @@ def _play_out_universe(t: Table, extra_for_ana: bool) -> None:
         _play(t, e, 1 if ana_wins else 2)
 
 
-def _candidates(t: Table, seat: int, face: str) -> list[str]:
-    places = {f"deck:{seat}"} | ({"unknown"} if t.s.unseen[seat - 1] else set())
-    return [c for c, f in sorted(t.m.setup.cards.items())
-            if f.id == face and t.s.places[c] in places]
-
-
-def _both_have(t: Table, pairs: list[tuple[str, str]]) -> tuple[str, str]:
-    for x, y in pairs:
-        try:
-            a = t.free(1, x)
-            b = next(c for c in _candidates(t, 2, y) if c != a)
-            return a, b
-        except (LookupError, StopIteration):
-            continue
-    raise LookupError(f"neither seat holds any of {pairs}")
-
-
 def test_wx10_count_most_cards_wins() -> None:
     """WX-10 (a) count: when the Universe deck is empty, the most cards wins."""
     t = started(end="count")
@@ -906,18 +889,6 @@ def test_a_seat_whose_cards_are_all_known_cannot_show_an_unseen_card() -> None:
                     return
             m.apply(RULES.random_play(s, rng))
     pytest.fail("no deck became fully known in 40 random games")
-
-
-def _pair(t: Table, a: int, b: int, pairs: list[tuple[str, str]]) -> tuple[str, str]:
-    """Cards for seats a and b such that a's face x and b's face y form one of ``pairs``."""
-    for x, y in pairs:
-        try:
-            ca = t.free(a, x)
-            cb = next(c for c in _candidates(t, b, y) if c != ca)
-            return ca, cb
-        except (LookupError, StopIteration):
-            continue
-    raise LookupError(f"seats {a} and {b} hold none of {pairs}")
 
 
 def test_game_can_end_after_a_last_universe_dragon_round() -> None:
