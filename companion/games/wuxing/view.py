@@ -286,21 +286,21 @@ def _headline(state: WuXingState, p: Play) -> str:
     return sentence(text)
 
 
-def _what(t: Table, ms: list[Movement]) -> str:
-    """The cards of ``ms`` as a sentence names them: "Ana's Wood", "the Star", "3 cards"."""
+def _what(t: Table, ms: list[Movement], owner: int | None = None) -> str:
+    """The cards of ``ms`` as a sentence names them: "Bo's Metal", "the Universe Water",
+    "3 cards"; "your Earth" for ``owner``'s own card."""
     if len(ms) > 4 or any(m.serial is None for m in ms):
         return count(sum(m.count for m in ms), "card")
     items = []
     for m in ms:
-        lab = t.label[str(m.serial)]
-        if m.source.startswith("table:"):
-            items.append(f"{t.name(int(m.source[6:]))}'s {lab}")
-        elif m.source == UNIVERSE:
-            items.append(f"the Universe {lab}")
-        elif m.source.startswith("deck:"):
-            items.append(f"{t.name(int(m.source[5:]))}'s {lab}")
+        serial = str(m.serial)
+        lab = t.label[serial]
+        seat = (int(m.source.split(":")[1]) if m.source.startswith(("table:", "deck:"))
+                else None)
+        if seat is not None:
+            items.append(f"your {lab}" if seat == owner else f"{t.name(seat)}'s {lab}")
         else:
-            items.append(f"the {lab} from {place_words(t, m.source)}")
+            items.append(f"the {t.faces[serial].name}")
     return names(items)
 
 
@@ -324,7 +324,8 @@ def _physical(state: WuXingState, p: Play) -> list[str]:
                 lines.append(f"{who}: take the {n} cards, shuffle them together and put them "
                              "at the bottom of your deck")
             else:
-                lines.append(f"{who}: put {_what(t, ms)} at the bottom of your deck")
+                lines.append(f"{who}: put {_what(t, ms, int(target[5:]))} at the bottom of "
+                             "your deck")
         elif target == UNIVERSE:
             lines.append("Turn the Void over without shuffling it: it is the new Universe "
                          "deck, face down")
@@ -342,18 +343,29 @@ def _physical(state: WuXingState, p: Play) -> list[str]:
 
 
 def _undo(state: WuXingState, p: Play) -> list[str]:
-    """What to do physically when this play is undone: its movements reversed."""
+    """What to do physically when this play is undone: each card from where the play left
+    it back to where it was before (newest first)."""
     t = state.table
+    net: dict[str, Movement] = {}
+    counted = []
+    for m in p.movements:
+        if m.serial is None:
+            counted.append(m)
+        elif m.serial in net:
+            net[m.serial] = Movement(net[m.serial].source, m.target, m.serial)
+        else:
+            net[m.serial] = m
     lines = []
-    for _, ms in reversed(_groups(p.movements, "pair")):
-        src, dst = ms[0].source, ms[0].target
-        n = sum(m.count for m in ms)
-        back = ("face up on the pot" if src == POT else _onto(t, src)
-                if not src.startswith("deck:") else f"on top of {place_words(t, src)}")
-        if dst == UNIVERSE and src == VOID:
+    for m in reversed(counted):
+        if m.source == VOID and m.target == UNIVERSE:
             lines.append("Turn the Universe deck back over: it is the Void again")
-            continue
-        lines.append(f"take {_what(t, ms)} back from {place_words(t, dst)} and put "
+    for _, ms in reversed(_groups(tuple(m for m in net.values() if m.source != m.target),
+                                  "pair")):
+        src, dst = ms[0].source, ms[0].target
+        n = len(ms)
+        back = ("face up on the pot" if src == POT else f"on top of {place_words(t, src)}"
+                if src.startswith("deck:") else _onto(t, src))
+        lines.append(f"take {_what(t, ms)} back out of {place_words(t, dst)} and put "
                      f"{'it' if n == 1 else 'them'} {back}")
     return [sentence(x) for x in lines]
 
