@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -294,3 +295,21 @@ def test_the_reference_model_can_tell_a_wrong_ruling() -> None:
             if _table(m) != _model(md):
                 return
     raise AssertionError("no game showed a won pot holding a Star")
+
+
+@pytest.mark.parametrize("seed", [2, 5, 10, 73, 90])
+def test_wx11_sudden_deaths_agree_with_the_model(seed: int) -> None:
+    """WX-11 rev. 2 against the model in games that end in a sudden death (count ties with
+    2, 3 and 4 players, some of more than one round); the seeds are checked to reach it."""
+    rng = random.Random(seed)
+    players = rng.choice([2, 3, 4])
+    m = new_match("wuxing", [f"P{i}" for i in range(1, players + 1)], {"end": "count"},
+                  rng=rng)
+    md = Model(m)
+    while not m.state.finished:
+        event = RULES.random_play(m.state, rng)
+        assert event is not None
+        m.apply(event)
+        md.apply(event)
+        assert _table(m) == _model(md), f"{event}: {m.state.ruling}"
+    assert m.state.tiebreaks == 1 and m.state.phase == "over"
