@@ -136,7 +136,7 @@ def tiebreak_round(t: Table, p: Play) -> str:
         verdict = (f"{t.names_of(out)} {'drop' if len(out) > 1 else 'drops'} out; "
                    f"{t.names_of(left)} take again")
     elif p.facts["cycle"]:
-        verdict = "every card is beaten by another's, so nobody drops out: take again"
+        verdict = "every card is beaten by another's, so nobody drops out and they take again"
     else:
-        verdict = "neither beats the other: take again"
+        verdict = "no card beats another, so they take again"
     return f"{shown}: {verdict}; the cards go to the Void (WX-11)."

@@ -283,6 +283,8 @@ def _headline(state: WuXingState, p: Play) -> str:
         text = f"{who} reveals {a(shown)}."
     if state.finished:
         text = f"{text} {plain(prompt(state))}"
+    elif state.phase == DUEL and p.kind not in ("take", "tiebreak"):
+        text = f"{sentence(text)} Sudden death between {t.names_of(state.duel)}."
     return sentence(text)
 
 
@@ -365,6 +367,12 @@ def _undo(state: WuXingState, p: Play) -> list[str]:
         n = len(ms)
         back = ("face up on the pot" if src == POT else f"on top of {place_words(t, src)}"
                 if src.startswith("deck:") else _onto(t, src))
+        if dst.startswith("table:"):  # still in front of its player: they put it back
+            seat = int(dst[6:])
+            if src == t.deck_place[seat]:
+                back = "on top of your deck"
+            lines.append(f"{t.name(seat)}: put {_what(t, ms, seat)} back {back}")
+            continue
         lines.append(f"take {_what(t, ms)} back out of {place_words(t, dst)} and put "
                      f"{'it' if n == 1 else 'them'} {back}")
     return [sentence(x) for x in lines]
