@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from test_wuxing import RULES, Table, _play, _play_out_universe, _round, started
 
+from companion.engine import evolve
 from companion.errors import CardNotAvailable, OutOfTurn
 
 ELEMENTS = ("wood", "fire", "earth", "metal", "water")
@@ -175,3 +176,20 @@ def test_wx11_last_cards_drawn_at_once_go_to_sudden_death_not_a_shared_win() -> 
     take(t, second, left)  # a Dragon beats any element
     assert t.s.winners == (first,)
     assert t.view()["winner"] == first
+
+
+def test_wx11_no_card_left_to_take_the_tied_players_share_the_win() -> None:
+    """WX-11: "If no card is left to take, the tied players share the win." Built from a
+    real sudden death whose Universe deck is down to one card and whose Void is empty (the
+    other cards taken off the table, as if lost): Ana takes the last card, nothing is left
+    for Bo."""
+    t = tied_on_count()
+    s = t.s
+    keep = next(c for c, p in sorted(s.places.items())
+                if p == "universe" and t.m.setup.cards[c].element == "metal")
+    places = {c: ("out" if p == "universe" and c != keep else p) for c, p in s.places.items()}
+    t.m.state = evolve(s, places=places, universe_left=1)
+    assert t.s.void == 0
+    t.scan(keep, "seat:1")
+    assert t.s.finished and t.s.winners == (1, 2)
+    assert "Game over: Ana and Bo share the win (no card is left to take, WX-11)." in t.s.ruling
