@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import CardFace
-from companion.engine import OUT, POT, UNKNOWN, VOID, Movement, Play
+from companion.engine import POT, UNKNOWN, VOID, Movement, Play
 from companion.errors import BadSetup
 from companion.words import names as listing
 
@@ -28,8 +28,6 @@ PURGE = "star"  # contributions to the Void after a Universe Star (WX-6)
 REVEAL = "reveal"  # the two challengers' cards (WX-7)
 DUEL = "tiebreak"  # sudden death from the Universe deck (WX-11)
 OVER = "over"
-
-__all__ = ["OUT", "POT", "UNKNOWN", "VOID"]
 
 
 def table_of(seat: int) -> str:
