@@ -71,7 +71,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if url:
         # Many processes, one PostgreSQL: tables load lazily and catch up from the store;
         # every commit's NOTIFY wakes this process's streams (issue 15).
-        from web.pgstore import PgRunStore, PgStore
+        try:
+            from web.pgstore import PgRunStore, PgStore
+        except ImportError as exc:
+            raise RuntimeError(f"PostgreSQL support is not installed ({exc.name}); run: "
+                               ".venv/bin/pip install 'psycopg[binary,pool]'") from None
 
         pg = PgStore(url, max_connections=int(app.config["DB_POOL"]))
         store: Store = pg  # type: ignore[assignment]
