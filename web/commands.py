@@ -43,6 +43,15 @@ def register(cli: Any) -> None:
     b.add_argument("--phones", type=int, default=20)
     b.add_argument("--scans", type=int, default=40)
     b.add_argument("--streams", type=int, default=200)
+    b.add_argument("--database", default=None, metavar="URL",
+                   help="postgresql://...: the many-process bench (a throwaway database: it "
+                        "adds --tables tables) compared with SQLite in one process")
+    b.add_argument("--processes", type=int, default=4,
+                   help="serve processes sharing the database (with --database)")
+    b.add_argument("--tables", type=int, default=1000, help="tables (with --database)")
+    b.add_argument("--rate", type=float, default=50.0, help="scans/s (with --database)")
+    b.add_argument("--seconds", type=float, default=60.0,
+                   help="how long scans are sent (with --database)")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -158,6 +167,11 @@ def _db(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.database:
+        from web.bench_scale import run_scale_bench
+
+        return run_scale_bench(args.database, args.processes, args.tables,
+                               max(args.streams, 2 * args.tables), args.rate, args.seconds)
     from web.bench import run_bench
 
     return run_bench(phones=args.phones, scans=args.scans, streams=args.streams)
