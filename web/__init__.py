@@ -13,7 +13,9 @@ import time. Config keys:
 - ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB);
 - ``DATABASE``: a ``postgresql://`` URL: tables, logs and print runs live in PostgreSQL,
   shared by any number of server processes (default: SQLite in ``DATA_DIR``);
-- ``DB_POOL``: PostgreSQL connections this process may hold (default 8).
+- ``DB_POOL``: PostgreSQL connections this process may hold (default 8);
+- ``PROXY_HOPS``: reverse proxies in front that set ``X-Forwarded-For/-Proto/-Host``
+  (default 0: trust no such header; the client address is the socket's).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "DB_SYNCHRONOUS": "FULL",
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "DATABASE": None,
+    "PROXY_HOPS": 0,
     "DB_POOL": 8,
     "JSON_SORT_KEYS": False,
 }
@@ -89,6 +92,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         tables.load()
     app.extensions["companion"] = Services(store, runs, tables, broker)
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    hops = int(app.config["PROXY_HOPS"])
+    if hops:  # behind nginx or Caddy: client address and scheme from their headers only
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops,  # type: ignore[method-assign]
+                                x_host=hops)
 
     from web import api, pages
 

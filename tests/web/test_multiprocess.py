@@ -5,6 +5,7 @@ record, and its phones carry on at another server from their ``Last-Event-ID``."
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import threading
@@ -145,5 +146,79 @@ def test_three_servers_one_database(pg_url: str, tmp_path: Path) -> None:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+            if p.stdout is not None:
+                p.stdout.close()
+
+
+def nginx_site(ports: list[int], listen: int) -> str:
+    """docs/deploy.md's nginx site, pointed at ``ports`` and listening on ``listen``."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text()
+    site = text.split("```nginx\n", 1)[1].split("```", 1)[0]
+    upstream = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n"
+                       for p in ports)
+    head, rest = site.split("upstream companion {\n", 1)
+    body = rest.split("    keepalive", 1)[1]
+    site = head + "upstream companion {\n" + upstream + "    keepalive" + body
+    return site.replace("listen 80;", f"listen 127.0.0.1:{listen};")
+
+
+@pytest.mark.slow
+def test_the_documented_nginx_passes_event_streams_unbuffered(pg_url: str,
+                                                               tmp_path: Path) -> None:
+    exe = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(exe).exists():
+        pytest.fail("nginx is not installed (./scripts/test installs nginx-light)")
+    ports = [free_port() for _ in range(2)]
+    listen = free_port()
+    conf = tmp_path / "nginx.conf"
+    (tmp_path / "site.conf").write_text(nginx_site(ports, listen))
+    conf.write_text(
+        f"daemon off;\nworker_processes 1;\npid {tmp_path}/nginx.pid;\n"
+        f"error_log {tmp_path}/error.log;\nevents {{}}\nhttp {{\n access_log off;\n"
+        f" client_body_temp_path {tmp_path}/body;\n proxy_temp_path {tmp_path}/proxy;\n"
+        f" include {tmp_path}/site.conf;\n}}\n")
+    procs = [start(tmp_path / f"d{i}", p, "--database", pg_url, "--behind-proxy", "1",
+                   "--public-url", f"http://127.0.0.1:{listen}/",
+                   *(("--demo",) if i == 0 else ())) for i, p in enumerate(ports)]
+    proxy = subprocess.Popen([exe, "-c", str(conf), "-p", str(tmp_path)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for i, p in enumerate(ports):
+            wait_ready(f"http://127.0.0.1:{p}", procs[i])
+        base = f"http://127.0.0.1:{listen}"
+        for _ in range(300):  # a hang guard (30 s): nginx answers once it listens
+            try:
+                if httpx.get(base + "/api/games", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        else:
+            log = (tmp_path / "error.log").read_text() if (tmp_path / "error.log").exists() else ""
+            raise AssertionError(f"nginx did not answer: {log[-2000:]}")
+        r = httpx.post(base + "/api/tables", json={"game": "wuxing",
+                                                   "players": ["Ana", "Ben", "Chen"]})
+        assert r.status_code == 201, r.text
+        t = r.json()
+        phone = Phone(base, t["table"], t["seats"][0]["token"])
+        assert phone.wait_for(t["version"]), phone.error
+        host = {"Authorization": f"Bearer {t['host_token']}"}
+        for seconds in (30, 40, 50):  # each change arrives through nginx while it streams
+            r = httpx.post(f"{base}/api/tables/{t['table']}/timer", headers=host,
+                           json={"seconds": seconds})
+            assert r.status_code == 200, r.text
+            assert phone.wait_for(r.json()["version"]), (phone.versions, phone.error)
+            assert phone.snapshots[-1]["timer"]["seconds"] == seconds
+        # The join links name the proxy's address (--public-url), not a server's.
+        assert t["seats"][0]["join_url"].startswith(f"http://127.0.0.1:{listen}/t/")
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=30)
+        if proxy.stderr is not None:
+            proxy.stderr.close()
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+        for p in procs:
+            p.wait(timeout=30)
             if p.stdout is not None:
                 p.stdout.close()
