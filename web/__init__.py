@@ -10,7 +10,12 @@ import time. Config keys:
 - ``SSE_PING`` (s, default 15), ``SSE_RETRY_MS`` (default 2000);
 - ``CAMERA_PREVIEW``: base URL of the camera's preview server, shown on the referee page;
 - ``DB_SYNCHRONOUS``: ``FULL`` (default: survives power loss) or ``NORMAL``;
-- ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB).
+- ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB);
+- ``DATABASE``: a ``postgresql://`` URL: tables, logs and print runs live in PostgreSQL,
+  shared by any number of server processes (default: SQLite in ``DATA_DIR``);
+- ``DB_POOL``: PostgreSQL connections this process may hold (default 8);
+- ``PROXY_HOPS``: reverse proxies in front that set ``X-Forwarded-For/-Proto/-Host``
+  (default 0: trust no such header; the client address is the socket's).
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ DEFAULTS: dict[str, Any] = {
     "SSE_RETRY_MS": 2000,
     "DB_SYNCHRONOUS": "FULL",
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    "DATABASE": None,
+    "PROXY_HOPS": 0,
+    "DB_POOL": 8,
     "JSON_SORT_KEYS": False,
 }
 
@@ -61,12 +69,35 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     data_dir = Path(app.config.get("DATA_DIR") or app.instance_path)
     app.config["DATA_DIR"] = str(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(data_dir / "companion.sqlite3", synchronous=app.config["DB_SYNCHRONOUS"])
-    runs = RunStore(data_dir)
-    tables = Tables(store, runs)
-    tables.load()
-    app.extensions["companion"] = Services(store, runs, tables, Broker())
+    broker = Broker()
+    url = app.config.get("DATABASE")
+    if url:
+        # Many processes, one PostgreSQL: tables load lazily and catch up from the store;
+        # every commit's NOTIFY wakes this process's streams (issue 15).
+        try:
+            from web.pgstore import PgRunStore, PgStore
+        except ImportError as exc:
+            raise RuntimeError(f"PostgreSQL support is not installed ({exc.name}); run: "
+                               ".venv/bin/pip install 'psycopg[binary,pool]'") from None
+
+        pg = PgStore(url, max_connections=int(app.config["DB_POOL"]))
+        store: Store = pg  # type: ignore[assignment]
+        runs: RunStore = PgRunStore(pg)  # type: ignore[assignment]
+        tables = Tables(store, runs, shared=True)
+        pg.listen(broker.publish)
+    else:
+        store = Store(data_dir / "companion.sqlite3", synchronous=app.config["DB_SYNCHRONOUS"])
+        runs = RunStore(data_dir)
+        tables = Tables(store, runs)
+        tables.load()
+    app.extensions["companion"] = Services(store, runs, tables, broker)
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    hops = int(app.config["PROXY_HOPS"])
+    if hops:  # behind nginx or Caddy: client address and scheme from their headers only
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops,  # type: ignore[method-assign]
+                                x_host=hops)
 
     from web import api, pages
 

@@ -275,7 +275,8 @@ def scan(table_id: str) -> Response:
         if scan_id is not None and (not isinstance(scan_id, str) or not 0 < len(scan_id) <= 100):
             raise errors.MalformedEvent(
                 f"scan_id must be text of 1-100 characters, got {scan_id!r}")
-        if scan_id is not None and scan_id in table.scans:
+        if scan_id is not None and (scan_id in table.scans or table.remembered_scan(
+                services(current_app).store, scan_id)):
             status, original = table.scans[scan_id]
             resp = jsonify({**original, "repeat": True, "version": table.version})
             resp.status_code = status
@@ -394,6 +395,8 @@ def events(table_id: str) -> Response:
                 if version is None:
                     yield ": ping\n\n"
                     continue
+                if svc.tables.shared:  # woken by another process's commit: catch up
+                    table.catch_up(svc.store)
                 v, text = table.versioned_snapshot(viewer)
                 if v == sent:
                     continue

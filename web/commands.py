@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,11 +26,35 @@ def register(cli: Any) -> None:
                         "on the referee page, e.g. http://127.0.0.1:8765")
     p.add_argument("--demo", action="store_true",
                    help="make sure a demo WuXing table exists and print its links and QR codes")
+    p.add_argument("--database", default=os.environ.get("COMPANION_DATABASE_URL"),
+                   metavar="URL",
+                   help="postgresql://user:pass@host/db: keep tables in PostgreSQL, shared by "
+                        "several serve processes (default: SQLite in --data-dir; also "
+                        "COMPANION_DATABASE_URL)")
+    p.add_argument("--db-pool", type=int, default=8,
+                   help="PostgreSQL connections this process may hold (default 8)")
+    p.add_argument("--behind-proxy", type=int, default=0, metavar="HOPS",
+                   help="trust X-Forwarded-For/-Proto/-Host from this many reverse proxies "
+                        "(nginx, Caddy); default 0")
+    m = cli.command("db", "database tools: copy a SQLite data dir into PostgreSQL", _db)
+    m.add_argument("action", choices=["migrate"],
+                   help="migrate: copy tables, logs, scan ids and print runs, then verify")
+    m.add_argument("--to", required=True, metavar="URL", help="postgresql://... target")
+    m.add_argument("--data-dir", default="data", help="the SQLite data dir to copy")
     b = cli.bench("web", "scan-to-phone latency with 20 phones, and concurrent event streams",
                   _bench)
     b.add_argument("--phones", type=int, default=20)
     b.add_argument("--scans", type=int, default=40)
     b.add_argument("--streams", type=int, default=200)
+    b.add_argument("--database", default=None, metavar="URL",
+                   help="postgresql://...: the many-process bench (a throwaway database: it "
+                        "adds --tables tables) compared with SQLite in one process")
+    b.add_argument("--processes", type=int, default=4,
+                   help="serve processes sharing the database (with --database)")
+    b.add_argument("--tables", type=int, default=1000, help="tables (with --database)")
+    b.add_argument("--rate", type=float, default=50.0, help="scans/s (with --database)")
+    b.add_argument("--seconds", type=float, default=60.0,
+                   help="how long scans are sent (with --database)")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -41,8 +66,15 @@ def _serve(args: argparse.Namespace) -> int:
     if args.threads < 8:
         raise SystemExit("companion: --threads must be at least 8 (each open page holds one)")
     base = args.public_url or public_url(args.host, args.port)
-    app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base,
-                      "CAMERA_PREVIEW": args.camera_preview})
+    if args.database and not args.database.startswith(("postgresql://", "postgres://")):
+        raise SystemExit("companion: --database must be a postgresql:// URL")
+    try:
+        app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base,
+                          "CAMERA_PREVIEW": args.camera_preview, "DATABASE": args.database,
+                          "DB_POOL": args.db_pool, "PROXY_HOPS": args.behind_proxy})
+    except RuntimeError as exc:  # PostgreSQL unreachable: said without the password
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
     try:
         server = make_server(app, args.host, args.port, args.threads)
     except OSError as exc:
@@ -52,10 +84,17 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     base = args.public_url or public_url(args.host, server.effective_port)
     app.config["PUBLIC_URL"] = base
+    if args.database:
+        from web.pgstore import redact
+
+        where = f"tables in {redact(args.database)}"
+    else:
+        where = f"data in {Path(args.data_dir).resolve()}"
     print(f"Table Companion serving on http://{args.host}:{server.effective_port}/ "
-          f"({args.threads} threads); data in {Path(args.data_dir).resolve()}")
+          f"({args.threads} threads); {where}")
     print(f"Lobby: {base}")
-    print_referee_links(app, base)
+    if not args.database:  # a shared database may hold thousands: they load on first use
+        print_referee_links(app, base)
     if args.demo:
         print_demo(app, base)
     print("Stop with Ctrl+C.", flush=True)
@@ -124,7 +163,18 @@ def print_demo(app: Any, base: str) -> None:
         print(ascii_art(url), end="")
 
 
+def _db(args: argparse.Namespace) -> int:
+    from web.migrate import migrate_sqlite_to_pg
+
+    return migrate_sqlite_to_pg(Path(args.data_dir), args.to)
+
+
 def _bench(args: argparse.Namespace) -> int:
+    if args.database:
+        from web.bench_scale import run_scale_bench
+
+        return run_scale_bench(args.database, args.processes, args.tables,
+                               max(args.streams, 2 * args.tables), args.rate, args.seconds)
     from web.bench import run_bench
 
     return run_bench(phones=args.phones, scans=args.scans, streams=args.streams)

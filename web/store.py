@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.errors import StaleVersion
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -126,9 +128,18 @@ class Store:
     def append(self, table_id: str, records: Iterable[Record], *,
                void: Iterable[int] = (), voided_by: int | None = None,
                scan: tuple[str, int, dict[str, Any]] | None = None) -> None:
-        """Add records (and mark ``void`` seqs voided, remember a scan id) atomically."""
+        """Add records (and mark ``void`` seqs voided, remember a scan id) atomically.
+
+        Raises ``StaleVersion`` when another process sharing the file wrote that seq first.
+        """
+        records = list(records)
         with self._tx() as db:
-            self._insert(db, table_id, records)
+            try:
+                self._insert(db, table_id, records)
+            except sqlite3.IntegrityError:
+                raise StaleVersion(
+                    f"table {table_id!r} changed meanwhile (seq {records[0].seq} was written "
+                    "by another server); reload and try again") from None
             for seq in void:
                 db.execute("UPDATE records SET voided_by = ? WHERE table_id = ? AND seq = ?",
                            (voided_by, table_id, seq))
@@ -147,27 +158,57 @@ class Store:
               r.voided_by) for r in records],
         )
 
+    def table_ids(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._db.execute(
+                "SELECT id FROM tables ORDER BY created, id")]
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One table with its whole log, or ``None``."""
+        with self._lock:
+            row = self._db.execute("SELECT id, game, config, created FROM tables WHERE id = ?",
+                                   (table_id,)).fetchone()
+            if row is None:
+                return None
+            return self._stored(*row)
+
+    def records_after(self, table_id: str, seq: int) -> list[Record]:
+        """The records of ``table_id`` numbered above ``seq``, in order (catching up)."""
+        with self._lock:
+            return self._records(table_id, seq)
+
+    def scan(self, table_id: str, scan_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The answer remembered for ``scan_id``, if any."""
+        with self._lock:
+            row = self._db.execute("SELECT status, response FROM scans WHERE table_id = ? "
+                                   "AND scan_id = ?", (table_id, scan_id)).fetchone()
+        return (int(row[0]), json.loads(row[1])) if row else None
+
+    def counts(self) -> dict[str, int]:
+        """Rows per kind, to verify a migration."""
+        with self._lock:
+            return {name: int(self._db.execute(f"SELECT count(*) FROM {name}").fetchone()[0])
+                    for name in ("tables", "records", "scans")}
+
+    def _records(self, table_id: str, after: int) -> list[Record]:
+        return [Record(seq, t, kind, who, json.loads(body), ruling, voided_by, public)
+                for seq, t, kind, who, body, ruling, voided_by, public in self._db.execute(
+                    "SELECT seq, time, kind, who, body, ruling, voided_by, public "
+                    "FROM records WHERE table_id = ? AND seq > ? ORDER BY seq",
+                    (table_id, after))]
+
+    def _stored(self, tid: str, game: str, config: str, created: float) -> StoredTable:
+        scans = {sid: (status, json.loads(resp)) for sid, status, resp in self._db.execute(
+            "SELECT scan_id, status, response FROM scans WHERE table_id = ?", (tid,))}
+        return StoredTable(tid, game, json.loads(config), created, self._records(tid, 0),
+                           scans)
+
     def load_all(self) -> list[StoredTable]:
         """Every table with its full log, oldest table first."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT id, game, config, created FROM tables ORDER BY created, id").fetchall()
-            out = []
-            for tid, game, config, created in rows:
-                recs = [
-                    Record(seq, t, kind, who, json.loads(body), ruling, voided_by, public)
-                    for seq, t, kind, who, body, ruling, voided_by, public in self._db.execute(
-                        "SELECT seq, time, kind, who, body, ruling, voided_by, public "
-                        "FROM records "
-                        "WHERE table_id = ? ORDER BY seq", (tid,))
-                ]
-                scans = {
-                    sid: (status, json.loads(resp))
-                    for sid, status, resp in self._db.execute(
-                        "SELECT scan_id, status, response FROM scans WHERE table_id = ?",
-                        (tid,))
-                }
-                out.append(StoredTable(tid, game, json.loads(config), created, recs, scans))
+            out = [self._stored(*row) for row in rows]
         return out
 
     def close(self) -> None:

@@ -117,6 +117,34 @@ class Table:
         raise Refused(f"that token does not belong to table {self.id!r}",
                       code="bad_token", status=403)
 
+    # -- catching up (many processes, one database) ------------------------------------
+    def catch_up(self, store: Store) -> int:
+        """Apply the records other processes wrote since this copy's version; returns how
+        many. A process keeps tables as a cache of the store's logs (issue 15)."""
+        with self.lock:
+            new = store.records_after(self.id, self.version)
+            for rec in new:
+                if rec.seq != self.version + 1:
+                    raise RuntimeError(f"table {self.id}: record {rec.seq} after "
+                                       f"{self.version}; the log has a gap")
+                if rec.kind == "event":
+                    self.match.apply(rec.body)
+                elif rec.kind == "undo":
+                    voids = set(rec.body.get("voids", []))
+                    group = [r for r in self.records if r.seq in voids]
+                    for r in group:
+                        r.voided_by = rec.seq
+                    self.match.undo(len(group))
+                self.records.append(rec)
+            return len(new)
+
+    def remembered_scan(self, store: Store, scan_id: str) -> bool:
+        """Whether another process answered ``scan_id`` already (then it is in ``scans``)."""
+        found = store.scan(self.id, scan_id)
+        if found is not None:
+            self.scans[scan_id] = found
+        return found is not None
+
     # -- reading ----------------------------------------------------------------------
     def timer(self) -> dict[str, Any] | None:
         seconds = 0
@@ -276,6 +304,15 @@ class Table:
                 if scan_id is not None and respond is not None:
                     scan = (scan_id, 200, respond(new))
                 store.append(self.id, new, scan=scan)
+            except StaleVersion as exc:
+                del self.records[len(self.records) - len(new):]
+                self.match.undo(self.match.version - n0)
+                # Another server wrote this seq first: re-validate against the new state,
+                # unless the client pinned the version it saw.
+                if version is not None or self.catch_up(store) == 0:
+                    raise exc from None
+                return self.play(store, event, viewer, version=version, scan_id=scan_id,
+                                 respond=respond)
             except BaseException:
                 del self.records[len(self.records) - len(new):]
                 self.match.undo(self.match.version - n0)
@@ -388,15 +425,21 @@ class Table:
 class Tables:
     """Every table of the server: created here, rebuilt from the store on start."""
 
-    def __init__(self, store: Store, runs: RunStore) -> None:
+    def __init__(self, store: Store, runs: RunStore, *, shared: bool = False) -> None:
         self.store = store
         self.runs = runs
+        # shared: other processes write to the same database (PostgreSQL). Tables are then
+        # loaded on first use and brought up to date from the store before every answer.
+        self.shared = shared
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         self.broken: dict[str, str] = {}
 
     def load(self) -> None:
-        """Rebuild every stored table by replaying its live events (C-3)."""
+        """Rebuild every stored table by replaying its live events (C-3). A shared store
+        loads nothing here: start-up must not grow with the number of stored tables."""
+        if self.shared:
+            return
         for st in self.store.load_all():
             try:
                 table = self._build(st)
@@ -416,6 +459,8 @@ class Tables:
 
     def get(self, table_id: str) -> Table:
         table = self._tables.get(table_id) if isinstance(table_id, str) else None
+        if self.shared and isinstance(table_id, str) and table_id not in self.broken:
+            table = self._fresh(table_id, table)
         if table is None and table_id in self.broken:
             raise Refused(f"table {table_id!r} is stored but could not be rebuilt: "
                           f"{self.broken[table_id]}", code="table_unavailable", status=409)
@@ -423,7 +468,31 @@ class Tables:
             raise Refused(f"there is no table {table_id!r}", code="unknown_table", status=404)
         return table
 
+    def _fresh(self, table_id: str, table: Table | None) -> Table | None:
+        """``table`` caught up with the shared store, loaded on first use (``None``: no such
+        table)."""
+        if table is None:
+            if len(table_id) > 64:
+                return None
+            st = self.store.load_table(table_id)
+            if st is None:
+                return None
+            try:
+                built = self._build(st)
+            except Exception as exc:
+                log.exception("table %s could not be rebuilt", table_id)
+                self.broken[table_id] = f"{type(exc).__name__}: {exc}"
+                return None
+            with self._lock:
+                table = self._tables.setdefault(table_id, built)
+        table.catch_up(self.store)
+        return table
+
     def all(self) -> list[Table]:
+        """Every table (a shared store: every stored table, loaded on demand)."""
+        if self.shared:
+            return [t for tid in self.store.table_ids() if (t := self._fresh(
+                tid, self._tables.get(tid))) is not None]
         return list(self._tables.values())
 
     def create(self, game: Any, players: Any, options: Any = None,
