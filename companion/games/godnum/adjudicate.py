@@ -23,7 +23,7 @@ from typing import Any
 from companion.cards import CardFace, DeckData
 from companion.engine import OUT, POT, Movement, Play, deck_of, evolve, hand_of
 from companion.errors import IllegalPlay, MalformedEvent, OutOfTurn
-from companion.games.godnum import legions
+from companion.games.godnum import legions, words
 from companion.games.godnum.state import HAND_SIZE, GodNumState, next_seat, set_legion
 
 
@@ -74,9 +74,11 @@ class Moves:
         if count > 0:
             self.items.append(Movement(source, target, serial, count))
 
-    def done(self, state: GodNumState, kind: str, outcome: str, rule: str) -> GodNumState:
+    def done(self, state: GodNumState, kind: str, outcome: str, rule: str,
+             **changes: Any) -> GodNumState:
+        """``state`` with ``changes`` and this play as its ``last_play`` (one copy)."""
         return evolve(state, last_play=Play(kind, outcome, rule, self.seat, tuple(self.items),
-                                            dict(self.facts)))
+                                            dict(self.facts)), **changes)
 
 
 def check_turn(state: GodNumState, seat: int, what: str) -> None:
@@ -128,28 +130,26 @@ def play(deck: DeckData, state: GodNumState, seat: int, card: str, typed: object
         raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GN-5")
     v = verdict(deck, state, face)
     if not v.ok:
-        from companion.games.godnum.words import verdict_words
-
-        raise IllegalPlay(f"{verdict_words(v)} ({str(typed)[:40]!r}); take it back",
+        raise IllegalPlay(f"{words.verdict_words(v)} ({str(typed)[:40]!r}); take it back",
                           rule="GN-6")
     moves = Moves(seat)
     bound = not state.legion(seat).bound
     state = legions.bind(state, seat, serial)
     if bound:
         moves.facts["bound"] = state.legion(seat).deck
-    state = evolve(take(state, seat, serial), plays=state.plays + 1)
+    state = take(state, seat, serial)
     moves.facts.update(card=serial, before=state.divine_number, target=state.target)
+    plays = state.plays + 1
     if face.kind == "function":
-        return _function(state, seat, serial, face, moves)
+        return _function(state, seat, serial, face, moves, plays)
     total = state.divine_number + (face.number or 0)
     target = state.target or 0
     moves.facts["total"] = total
     current = {"divine_number": total, "attribute": face.element, "last_number": face.number}
     if total == target:  # GN-7, GN-11
         moves.add(hand_of(seat), POT, serial)
-        state = evolve(state, pile=(*state.pile, serial), finished=True, winners=(seat,),
-                       **current)
-        return moves.done(state, "play", "win", "GN-7")
+        return moves.done(state, "play", "win", "GN-7", pile=(*state.pile, serial),
+                          finished=True, winners=(seat,), plays=plays, **current)
     if total > target:  # GN-8
         moves.facts["bust"] = state.options["bust"]
         if state.options["bust"] == "stand":
@@ -158,19 +158,19 @@ def play(deck: DeckData, state: GodNumState, seat: int, card: str, typed: object
         else:
             moves.add(hand_of(seat), OUT, serial)
             state = evolve(state, out=state.out | {serial})
-        state = evolve(state, busts=state.busts + 1)
+        state = evolve(state, busts=state.busts + 1, plays=plays)
         return eliminate(state, seat, moves, "bust", "GN-8")
     moves.add(hand_of(seat), POT, serial)
-    state = evolve(state, pile=(*state.pile, serial), **current)
+    state = evolve(state, pile=(*state.pile, serial), plays=plays, **current)
     return finish_turn(state, seat, moves, "number", "GN-7")
 
 
 def _function(state: GodNumState, seat: int, serial: str, face: CardFace,
-              moves: Moves) -> GodNumState:
+              moves: Moves, plays: int) -> GodNumState:
     """GN-3: Chaos, Reverse, Skip, Burden; always playable, the number stays."""
     fn = face.attrs.get("function")
     moves.add(hand_of(seat), POT, serial)
-    state = evolve(state, pile=(*state.pile, serial))
+    state = evolve(state, pile=(*state.pile, serial), plays=plays)
     if fn == "chaos":
         return finish_turn(evolve(state, attribute=None), seat, moves, "chaos", "GN-3")
     if fn == "reverse":
@@ -287,8 +287,10 @@ def draw_up(state: GodNumState, seat: int, moves: Moves) -> GodNumState:
     moves.add(deck_of(seat), hand_of(seat), None, drawn)
     lg = evolve(lg, deck_count=lg.deck_count - drawn, hand_count=lg.hand_count + drawn)
     moves.facts.update(drew=first + drawn, drew_first=first, reshuffled=reshuffled)
-    state = evolve(state, pile=pile, reshuffles=state.reshuffles + (1 if reshuffled else 0))
-    return set_legion(state, seat, lg)
+    seats = list(state.legions)
+    seats[seat - 1] = lg
+    return evolve(state, legions=tuple(seats), pile=pile,
+                  reshuffles=state.reshuffles + (1 if reshuffled else 0))
 
 
 def finish_turn(state: GodNumState, seat: int, moves: Moves, outcome: str, rule: str,
@@ -304,8 +306,8 @@ def finish_turn(state: GodNumState, seat: int, moves: Moves, outcome: str, rule:
         moves.facts["burdened"] = nxt
         moves.facts["lapsed"] = not burdened  # nothing in hand to discard
     moves.facts["next"] = nxt
-    state = evolve(state, turn=nxt, discarding=False, burdened=burdened, turns=state.turns + 1)
-    return moves.done(state, kind, outcome, rule)
+    return moves.done(state, kind, outcome, rule, turn=nxt, discarding=False,
+                      burdened=burdened, turns=state.turns + 1)
 
 
 def eliminate(state: GodNumState, seat: int, moves: Moves, outcome: str,

@@ -198,10 +198,7 @@ class GodNumRules(Rules[GodNumState]):
                               "yet", rule="GN-4")
         else:
             after = self._seat_event(state, kind, event)
-        play = after.last_play
-        names = self._deck_names()
-        return evolve(after, ruling=words.play_text(after, play, names, ids=True)
-                      if play is not None else after.ruling)
+        return after
 
     def _seat_event(self, state: GodNumState, kind: str, event: Event) -> GodNumState:
         override = _flag(event, "override")
@@ -268,9 +265,6 @@ class GodNumRules(Rules[GodNumState]):
         if not 1 <= seat <= len(state.players):
             raise MalformedEvent(f"there is no seat {seat!r} at this table")
         return int(seat)
-
-    def _deck_names(self) -> dict[str, str]:
-        return {d: info.name for d, info in self.deck.decks.items()}
 
     # ----------------------------------------------------------------- views
 

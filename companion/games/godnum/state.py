@@ -62,7 +62,6 @@ class GodNumState:
     out: frozenset[str] = frozenset()  # discards, busts, eliminated hands, unused legions
     discarding: bool = False
     burdened: bool = False  # GN-3 Burden: the player whose turn it is must discard one first
-    ruling: str = "Waiting for the companion to draw the target divine number (GN-4)."
     last_play: Play | None = None  # what the latest event did, as data (issue 11)
     finished: bool = False
     winners: tuple[int, ...] = ()
@@ -71,6 +70,16 @@ class GodNumState:
     reshuffles: int = 0
     busts: int = 0
     turns: int = 0
+
+    @property
+    def ruling(self) -> str:
+        """The latest play in words with its ruling ids, for the referee and the log; made
+        from ``last_play`` (words.py), so the data stays the one source."""
+        if self.last_play is None:
+            return "Waiting for the companion to draw the target divine number (GN-4)."
+        from companion.games.godnum.words import play_text  # words imports this module
+
+        return play_text(self, self.last_play, ids=True)
 
     def legion(self, seat: int) -> Legion:
         return self.legions[seat - 1]

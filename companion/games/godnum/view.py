@@ -18,10 +18,6 @@ from companion.games.godnum import words as gw
 from companion.games.godnum.state import GodNumState
 
 
-def _deck_names(deck: DeckData) -> dict[str, str]:
-    return {d: info.name for d, info in deck.decks.items()}
-
-
 def seat_rows(deck: DeckData, state: GodNumState) -> list[JSONDict]:
     rows = []
     for seat, lg in enumerate(state.legions, 1):
@@ -53,7 +49,7 @@ def seat_view(deck: DeckData, state: GodNumState, seat: int | None) -> JSONDict:
                   "seat": state.owner.get(c)} for c in state.pile[-5:]],
         "discarding": state.discarding, "burdened": state.burdened,
         "prompt": gw.prompt(state),
-        "ruling": gw.play_text(state, play, _deck_names(deck), ids=False) if play else
+        "ruling": gw.play_text(state, play, ids=False) if play else
         "Waiting for the companion to draw the target divine number.",
         "rule": play.rule if play else "GN-4",
         "finished": state.finished, "winners": list(state.winners),
@@ -230,7 +226,7 @@ def last_play(deck: DeckData, state: GodNumState, seat: int | None) -> JSONDict 
             cards.append(tile)
     out: dict[str, Any] = {
         "kind": play.kind, "outcome": play.outcome, "rule": play.rule, "seat": play.seat,
-        "text": gw.play_text(state, play, _deck_names(deck), ids=False),
+        "text": gw.play_text(state, play, ids=False),
         "physical": gw.physical(state, play), "cards": cards, "movements": moves,
         "undo": gw.undo(state, play.movements),
     }

@@ -7,12 +7,22 @@ read the same sentences without them, the id going to a separate ``rule`` key.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from companion import words
+from companion.cards import load_deck
 from companion.engine import Movement, Play
-from companion.games.godnum.adjudicate import Verdict
-from companion.games.godnum.state import HAND_SIZE, GodNumState
+from companion.games.godnum.state import HAND_SIZE, GodNumState, next_seat
+
+if TYPE_CHECKING:
+    from companion.games.godnum.adjudicate import Verdict
+
+
+@cache
+def deck_names() -> Mapping[str, str]:
+    """Legion deck id -> its name ("Fire-Earth Legion"), from the deck data (C-5)."""
+    return {d: info.name for d, info in load_deck("godnum").decks.items()}
 
 
 def cap(word: str | None) -> str:
@@ -88,8 +98,6 @@ def hint(state: GodNumState, v: Verdict, seat: int) -> str:
 
 
 def _after(state: GodNumState, seat: int) -> str:
-    from companion.games.godnum.state import next_seat
-
     return state.name(next_seat(state, seat))
 
 
@@ -101,13 +109,7 @@ def _names(state: GodNumState, serials: Sequence[str]) -> str:
     return words.names([state.cards[s].name for s in serials])
 
 
-def legion_name(state: GodNumState, deck_names: Mapping[str, str], seat: int) -> str:
-    deck = state.legion(seat).deck
-    return deck_names[deck] if deck else "legion not chosen yet"
-
-
-def play_text(state: GodNumState, play: Play, deck_names: Mapping[str, str],
-              ids: bool) -> str:
+def play_text(state: GodNumState, play: Play, ids: bool) -> str:
     """What ``play`` did, in one paragraph of plain sentences (``ids``: with ruling ids)."""
     f: Mapping[str, Any] = play.facts
 
@@ -165,7 +167,7 @@ def play_text(state: GodNumState, play: Play, deck_names: Mapping[str, str],
     elif o == "pass":
         out.append(f"{name} has no cards and passes{r('GN-10')}.")
     if f.get("bound"):
-        out.append(f"{name} plays the {deck_names[f['bound']]}{r('GN-2')}.")
+        out.append(f"{name} plays the {deck_names()[f['bound']]}{r('GN-2')}.")
     out.extend(_draw_words(name, f, ids))
     if f.get("more"):
         out.append("Discard more or end the turn.")
