@@ -182,3 +182,16 @@ def test_gn6_number_1_cards_do_not_say_below_1() -> None:
     for f in ones:
         own = str(f.element).title()
         assert f"and never on {own}, as no number is below 1" in f.text, f.id
+
+
+def test_gn2_rev2_before_binding_the_chips_span_every_free_legion_by_group() -> None:
+    m = started()
+    chips = RULES.actions(m.state, 1)[0]["fields"][0]["choices"]
+    assert {c["group"] for c in chips} == {info.name for info in load_deck("godnum").decks
+                                           .values()}
+    assert len(chips) == 5 * 24 and all("disabled" not in c for c in chips)  # attributeless
+    m.apply({"type": "play", "seat": 1, "card": "em-metal-4"})
+    m.apply({"type": "play", "seat": 2, "card": "mw-chaos"})
+    chips = RULES.actions(m.state, 1)[0]["fields"][0]["choices"]
+    assert all("group" not in c and c["value"].startswith("em-") for c in chips)
+    assert "em-metal-4" not in {c["value"] for c in chips}

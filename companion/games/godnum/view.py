@@ -125,6 +125,15 @@ def _label(deck: DeckData, state: GodNumState, seat: int, face: CardFace) -> str
     return f"{face.name} ({deck.decks[face.deck].name.removesuffix(' Legion')})"
 
 
+def _grouped(deck: DeckData, state: GodNumState, seat: int, face_id: str,
+             choice: JSONDict) -> JSONDict:
+    """Before a seat is bound its chips span every free legion: ``group`` names the legion,
+    so a page can show them legion by legion (GN-2 rev. 2)."""
+    if not state.legion(seat).bound:
+        choice["group"] = deck.decks[deck.face(face_id).deck].name
+    return choice
+
+
 def face_tile(face: CardFace) -> JSONDict:
     """A card as a picture: face id, name, element and number (issue 11)."""
     tile: JSONDict = {"face": face.id, "name": face.name}
@@ -150,8 +159,9 @@ def actions(deck: DeckData, state: GodNumState, seat: int | None) -> list[JSONDi
         return []
     lg = state.legion(cur)
     held = legions.hand_faces(state, deck, cur)
-    discard_choices = [{"value": f.id, "label": _label(deck, state, cur, f), "copies": n}
-                       for f, n in held]
+    discard_choices = [_grouped(deck, state, cur, f.id,
+                                {"value": f.id, "label": _label(deck, state, cur, f),
+                                 "copies": n}) for f, n in held]
     if state.burdened:
         return [{"type": "discard", "label": "Discard one card (Burden)", "seat": cur,
                  "rule": "GN-3",
@@ -172,7 +182,7 @@ def actions(deck: DeckData, state: GodNumState, seat: int | None) -> list[JSONDi
                 c["hint"] = r["hint"]
             else:
                 c["disabled"] = r["why"]
-            choices.append(c)
+            choices.append(_grouped(deck, state, cur, r["value"], c))
         if seat is None:
             legal = [r["value"] for r in rows if r["ok"]]
             field: JSONDict = {"name": "card", "label": "Card played", "kind": "card",
