@@ -48,7 +48,7 @@ def test_gn2_rev2_a_two_player_game_is_not_forced_onto_metal_water_and_water_woo
         ["legion not chosen yet", "legion not chosen yet"]
     m.apply({"type": "play", "seat": 1, "card": "fe-fire-5"})
     assert m.state.legion(1).deck == "legion-fire-earth"
-    assert "Ana plays the Fire-Earth Legion" in RULES.view(m.state, None)["ruling"]
+    assert "Ana plays with the Fire-Earth Legion." in RULES.view(m.state, None)["ruling"]
     seats = RULES.view(m.state, 2)["seats"]
     assert seats[0]["legion_name"] == "Fire-Earth Legion"
     assert seats[1]["legion_name"] == "legion not chosen yet"
@@ -119,6 +119,9 @@ def test_gn5_rev2_the_ruling_says_how_many_cards_to_draw() -> None:
     assert last is not None
     assert last["physical"] == ["Ana: put Water 3 and Skip in the Void, out of the game, "
                                 "then draw 2."]
+    assert last["undo"] == ["Ana: put 2 cards from your hand back on your deck.",
+                            "Ana: take your Skip back from the Void into your hand.",
+                            "Ana: take your Water 3 back from the Void into your hand."]
     m.apply({"type": "play", "seat": 2, "card": "ww-wood-4"})
     assert RULES.last_play(m.state, 2)["physical"] == [  # type: ignore[index]
         "Ben: put your Wood 4 on the pot, then draw 1."]

@@ -238,6 +238,6 @@ def last_play(deck: DeckData, state: GodNumState, seat: int | None) -> JSONDict 
         "kind": play.kind, "outcome": play.outcome, "rule": play.rule, "seat": play.seat,
         "text": gw.play_text(state, play, ids=False),
         "physical": gw.physical(state, play), "cards": cards, "movements": moves,
-        "undo": gw.undo(state, play.movements),
+        "undo": gw.undo(state, play.movements, discard=play.kind == "discard"),
     }
     return out

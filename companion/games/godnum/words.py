@@ -167,7 +167,7 @@ def play_text(state: GodNumState, play: Play, ids: bool) -> str:
     elif o == "pass":
         out.append(f"{name} has no cards and passes{r('GN-10')}.")
     if f.get("bound"):
-        out.append(f"{name} plays the {deck_names()[f['bound']]}{r('GN-2')}.")
+        out.append(f"{name} plays with the {deck_names()[f['bound']]}{r('GN-2')}.")
     out.extend(_draw_words(name, f, ids))
     if f.get("more"):
         out.append("Discard more or end the turn.")
@@ -233,8 +233,10 @@ def physical(state: GodNumState, play: Play) -> list[str]:
     return lines
 
 
-def undo(state: GodNumState, movements: Sequence[Movement]) -> list[str]:
-    """What to do physically when a play is undone: its movements reversed, newest first."""
+def undo(state: GodNumState, movements: Sequence[Movement], discard: bool = False
+         ) -> list[str]:
+    """What to do physically when a play is undone: its movements reversed, newest first
+    (``discard``: the cards out of the game lie in the Void)."""
     out: list[str] = []
     for m in reversed(movements):
         src_kind, _, src_seat = m.source.partition(":")
@@ -246,6 +248,8 @@ def undo(state: GodNumState, movements: Sequence[Movement]) -> list[str]:
             out.append(f"{who}: put {what} from your hand back on your deck.")
         elif src_kind == "hand" and dst_kind == "pot":
             out.append(f"{who}: take {what} back from the pot into your hand.")
+        elif src_kind == "hand" and dst_kind == "out" and discard and m.serial:
+            out.append(f"{who}: take {what} back from the Void into your hand.")
         elif src_kind == "hand" and dst_kind == "out":
             out.append(f"{who}: take {what} back into your hand from out of the game.")
         elif src_kind == "deck" and dst_kind == "out":
