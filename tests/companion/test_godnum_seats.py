@@ -189,3 +189,15 @@ def test_c7_actions_and_legal_list_only_the_seats_own_cards() -> None:
     public = RULES.view(m.state, None)
     assert "legal" not in public and "places" not in public
     assert all("card" not in p for p in public["pile"])
+
+
+def test_public_helpers_refuse_a_seat_that_is_not_at_the_table() -> None:
+    m = table()
+    for seat in (0, 4, -1):
+        with pytest.raises(MalformedEvent, match="no seat"):
+            RULES.legal_cards(m.state, seat, ["mw-metal-1"])
+        with pytest.raises(MalformedEvent, match="no seat"):
+            RULES.resolve(m.state, seat, "mw-metal-1")
+        exc = refusal(m, {"type": "play", "seat": seat, "card": "mw-metal-1"})
+        assert isinstance(exc, MalformedEvent)
+    assert RULES.actions(m.state, 9) == [] and "legal" not in RULES.view(m.state, 9)

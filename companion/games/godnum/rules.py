@@ -135,8 +135,10 @@ class GodNumRules(Rules[GodNumState]):
     ) -> list[tuple[str, bool, str]]:
         """For each serial or face id: can ``seat`` play it now, and why (not) (GN-6, C-1).
 
-        Never raises on a bad card: it is listed with ``ok`` false and the reason.
+        Never raises on a bad card: it is listed with ``ok`` false and the reason. Raises
+        ``MalformedEvent`` for a seat that is not at the table.
         """
+        self._check_seat(state, seat)
         out: list[tuple[str, bool, str]] = []
         for card in cards:
             if state.finished:
@@ -166,7 +168,9 @@ class GodNumRules(Rules[GodNumState]):
 
     def resolve(self, state: GodNumState, seat: int, card: str) -> str:
         """The serial ``seat`` means by ``card`` (a serial, or a face id: a copy it may hold);
-        raises ``UnknownCard`` or ``CardNotAvailable`` (C-1)."""
+        raises ``UnknownCard``, ``CardNotAvailable`` (C-1) or ``MalformedEvent`` (no such
+        seat)."""
+        self._check_seat(state, seat)
         return legions.resolve(state, self.deck, seat, card)
 
     # ----------------------------------------------------------------- apply
@@ -261,10 +265,13 @@ class GodNumRules(Rules[GodNumState]):
                       last_play=Play("start", "start", "GN-4", None, moves, {"first": value}))
 
     def _seat(self, state: GodNumState, event: Event) -> int:
-        seat = require(event, "seat", int)
-        if not 1 <= seat <= len(state.players):
+        return self._check_seat(state, require(event, "seat", int))
+
+    def _check_seat(self, state: GodNumState, seat: object) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool) or \
+                not 1 <= seat <= len(state.players):
             raise MalformedEvent(f"there is no seat {seat!r} at this table")
-        return int(seat)
+        return seat
 
     # ----------------------------------------------------------------- views
 
