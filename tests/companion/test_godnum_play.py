@@ -243,3 +243,19 @@ def test_words_are_plain_and_hidden_serials_stay_hidden(seed: int, players: int,
             blob = json.dumps([lp, RULES.view(m.state, seat)])
             for serial in re.findall(r'"([0-9A-Z]{4}-[0-9A-Z]{3})"', blob):
                 assert seat is not None and m.state.owner.get(serial) == seat, serial
+
+
+def test_a_face_id_shown_in_any_zone_picks_a_copy_the_seat_may_hold() -> None:
+    """C-1: a tile tapped (a face id) works in the seat's zone, the pot and the Void; the
+    four Chaos copies are interchangeable, so two taps discard two different copies."""
+    m = started()
+    m.apply({"type": "scan", "card": "mw-metal-4", "zone": "seat:1", "seat": 1})
+    assert m.state.cards[m.state.pile[-1]].id == "mw-metal-4"
+    m.apply({"type": "scan", "card": "ww-water-4", "zone": "pot", "seat": 2})
+    m.apply({"type": "scan", "card": "mw-chaos", "zone": "void", "seat": 1})
+    m.apply({"type": "scan", "card": "mw-chaos", "zone": "void", "seat": 1})
+    chaos = [s for s in m.state.out if m.state.cards[s].id == "mw-chaos"]
+    assert len(chaos) == 2 and m.state.legion(1).karma == 2
+    m.apply({"type": "end_turn", "seat": 1})
+    assert m.state.turn == 2 and last(m, None)["text"] == "Ana ends the turn. Ana draws 2. " \
+        "Ben's turn."
