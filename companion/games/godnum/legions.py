@@ -82,9 +82,10 @@ def first_hands(setup: Setup, deck: DeckData, fixed: Sequence[str | None]
         owner.update(dict.fromkeys(chosen.serials, seat))
         legions.append(Legion(chosen.deck, chosen.serials, len(chosen.serials), 0,
                               printed=chosen.printed))
-    if len(legions) - sum(1 for lg in legions if lg.bound) > len(free):
+    bound = sum(1 for lg in legions if lg.bound)
+    if len(legions) - bound > len(free):
         raise BadSetup(f"{len(setup.players)} players need a printed legion each; the print "
-                       f"runs hold {len(free) + len(owner) // LEGION_SIZE}", rule="GN-2")
+                       f"runs hold {len(free) + bound}", rule="GN-2")
     return tuple(legions), tuple(free), owner
 
 
