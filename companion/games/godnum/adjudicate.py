@@ -137,11 +137,18 @@ def play(deck: DeckData, state: GodNumState, seat: int, card: str, typed: object
     state = legions.bind(state, seat, serial)
     if bound:
         moves.facts["bound"] = state.legion(seat).deck
-    state = take(state, seat, serial)
+    lg = state.legion(seat)
+    base: dict[str, Any] = {}
+    if serial in lg.unseen:  # the usual path: one copy of the state for the whole play
+        seats = list(state.legions)
+        seats[seat - 1] = evolve(lg, unseen=lg.unseen - {serial}, hand_count=lg.hand_count - 1)
+        base["legions"] = tuple(seats)
+    else:
+        state = take(state, seat, serial)
     moves.facts.update(card=serial, before=state.divine_number, target=state.target)
     plays = state.plays + 1
     if face.kind == "function":
-        return _function(state, seat, serial, face, moves, plays)
+        return _function(state, seat, serial, face, moves, plays, base)
     total = state.divine_number + (face.number or 0)
     target = state.target or 0
     moves.facts["total"] = total
@@ -149,28 +156,28 @@ def play(deck: DeckData, state: GodNumState, seat: int, card: str, typed: object
     if total == target:  # GN-7, GN-11
         moves.add(hand_of(seat), POT, serial)
         return moves.done(state, "play", "win", "GN-7", pile=(*state.pile, serial),
-                          finished=True, winners=(seat,), plays=plays, **current)
+                          finished=True, winners=(seat,), plays=plays, **current, **base)
     if total > target:  # GN-8
         moves.facts["bust"] = state.options["bust"]
         if state.options["bust"] == "stand":
             moves.add(hand_of(seat), POT, serial)
-            state = evolve(state, pile=(*state.pile, serial), **current)
+            state = evolve(state, pile=(*state.pile, serial), **current, **base)
         else:
             moves.add(hand_of(seat), OUT, serial)
-            state = evolve(state, out=state.out | {serial})
+            state = evolve(state, out=state.out | {serial}, **base)
         state = evolve(state, busts=state.busts + 1, plays=plays)
         return eliminate(state, seat, moves, "bust", "GN-8")
     moves.add(hand_of(seat), POT, serial)
-    state = evolve(state, pile=(*state.pile, serial), plays=plays, **current)
+    state = evolve(state, pile=(*state.pile, serial), plays=plays, **current, **base)
     return finish_turn(state, seat, moves, "number", "GN-7")
 
 
 def _function(state: GodNumState, seat: int, serial: str, face: CardFace,
-              moves: Moves, plays: int) -> GodNumState:
+              moves: Moves, plays: int, base: dict[str, Any]) -> GodNumState:
     """GN-3: Chaos, Reverse, Skip, Burden; always playable, the number stays."""
     fn = face.attrs.get("function")
     moves.add(hand_of(seat), POT, serial)
-    state = evolve(state, pile=(*state.pile, serial), plays=plays)
+    state = evolve(state, pile=(*state.pile, serial), plays=plays, **base)
     if fn == "chaos":
         return finish_turn(evolve(state, attribute=None), seat, moves, "chaos", "GN-3")
     if fn == "reverse":
@@ -228,9 +235,9 @@ def discard(deck: DeckData, state: GodNumState, seat: int, cards: list[Any], mor
     if karma >= state.options["karma_limit"]:
         return eliminate(state, seat, moves, "karma", "GN-9")
     if burden:  # GN-3: draw back up to 5, then the burdened player's turn as usual
-        state = draw_up(evolve(state, discarding=False), seat, moves)
         moves.facts["next"] = seat
-        return moves.done(state, "discard", "burden", "GN-3")
+        return moves.done(state, "discard", "burden", "GN-3", discarding=False,
+                          **draw_up(state, seat, moves))
     if more:
         moves.facts["more"] = True
         return moves.done(state, "discard", "discard", "GN-9")
@@ -256,14 +263,15 @@ def pass_turn(state: GodNumState, seat: int) -> GodNumState:
     return finish_turn(state, seat, Moves(seat), "pass", "GN-10", kind="pass")
 
 
-def draw_up(state: GodNumState, seat: int, moves: Moves) -> GodNumState:
+def draw_up(state: GodNumState, seat: int, moves: Moves) -> dict[str, Any]:
     """GN-5: draw back up to 5; GN-10: when the deck runs out, the seat's own played cards
-    (not discards) are shuffled into a new deck, or it draws nothing."""
+    (not discards) are shuffled into a new deck, or it draws nothing. Returns the state's
+    changes (applied with the rest of the turn's, in one copy)."""
     lg = state.legion(seat)
     need = HAND_SIZE - lg.hand_count
     if need <= 0:
         moves.facts.setdefault("drew", 0)
-        return state
+        return {}
     pile = state.pile
     reshuffled = 0
     first = 0
@@ -274,13 +282,13 @@ def draw_up(state: GodNumState, seat: int, moves: Moves) -> GodNumState:
         if mine:
             first = lg.deck_count
             moves.add(deck_of(seat), hand_of(seat), None, first)
-            lg = evolve(lg, deck_count=0, hand_count=lg.hand_count + first)
             need -= first
             for c in mine:
                 moves.add(POT, deck_of(seat), c)
             pile = tuple(c for c in pile[:-1] if c not in set(mine)) + pile[-1:]
             reshuffled = len(mine)
-            lg = evolve(lg, unseen=lg.unseen | set(mine), deck_count=len(mine))
+            lg = evolve(lg, unseen=lg.unseen | set(mine), deck_count=len(mine),
+                        hand_count=lg.hand_count + first)
         elif lg.deck_count == 0:
             moves.facts["no_draw"] = True
     drawn = min(need, lg.deck_count)
@@ -289,25 +297,26 @@ def draw_up(state: GodNumState, seat: int, moves: Moves) -> GodNumState:
     moves.facts.update(drew=first + drawn, drew_first=first, reshuffled=reshuffled)
     seats = list(state.legions)
     seats[seat - 1] = lg
-    return evolve(state, legions=tuple(seats), pile=pile,
-                  reshuffles=state.reshuffles + (1 if reshuffled else 0))
+    return {"legions": tuple(seats), "pile": pile,
+            "reshuffles": state.reshuffles + (1 if reshuffled else 0)}
 
 
 def finish_turn(state: GodNumState, seat: int, moves: Moves, outcome: str, rule: str,
                 skip: int = 0, burden: bool = False, kind: str = "play") -> GodNumState:
     """Draw back up, then the next live player (after ``skip`` skipped ones); with
     ``burden`` that player must discard one card first (GN-3)."""
-    state = draw_up(state, seat, moves)
-    nxt = next_seat(state, seat)
+    drawn = draw_up(state, seat, moves)
+    nxt = next_seat(state, seat)  # draws change no seat's place in the order
     for _ in range(skip):
         nxt = next_seat(state, nxt)
-    burdened = burden and state.legion(nxt).hand_count > 0
+    hands = drawn.get("legions", state.legions)
+    burdened = burden and hands[nxt - 1].hand_count > 0
     if burden:
         moves.facts["burdened"] = nxt
         moves.facts["lapsed"] = not burdened  # nothing in hand to discard
     moves.facts["next"] = nxt
     return moves.done(state, kind, outcome, rule, turn=nxt, discarding=False,
-                      burdened=burdened, turns=state.turns + 1)
+                      burdened=burdened, turns=state.turns + 1, **drawn)
 
 
 def eliminate(state: GodNumState, seat: int, moves: Moves, outcome: str,
