@@ -373,10 +373,10 @@ def physical(state: ShrineState, play: Play) -> list[str]:
                  for s, g in f["shares"].items() if g]
         pay = f"{winner}: pay {_oinks(state, f['paid'])}"
         pool_in = int(f["amount"]) - int(f["bid"])
-        if pool_in:
-            pay += ", and the pool is shared with it"
-        out.append(words.sentence(pay + ("; " + ", ".join(takes) if takes else
-                                         "; it goes into the pool")))
+        share = ("; " + ", ".join(takes) if takes else "; it goes into the pool")
+        if takes and pool_in:
+            share += f" (the pool's {words.count(pool_in, 'Oink')} included)"
+        out.append(words.sentence(pay + share))
         left = f["pool"]
         if left and takes:
             out.append(words.sentence(f"leave {_oinks(state, left)} in the pool"))
