@@ -331,3 +331,14 @@ def test_player_words_are_free_of_ids_zones_and_face_ids(seed: int) -> None:
                     *(mv["to_words"] for mv in lp["movements"])]
             for line in said:
                 assert not _JARGON.search(line), line
+
+
+def test_views_refuse_a_viewer_not_at_the_table() -> None:
+    """Only the referee view shows everything: ``view(state, 0)`` is not a back door."""
+    m = table(1)
+    for bad in (0, 3, -1, True):
+        with pytest.raises(MalformedEvent):
+            RULES.view(m.state, bad)
+    with pytest.raises(MalformedEvent):
+        RULES.last_play(m.state, 3)
+    assert RULES.last_play(m.state, 0) is not None

@@ -329,3 +329,13 @@ def test_player_words_are_free_of_ids_zones_and_face_ids(seed: int) -> None:
             for line in said:
                 assert not _JARGON.search(line), line
         json.dumps(RULES.last_play(m.state, 0))
+
+
+def test_views_refuse_a_viewer_not_at_the_table() -> None:
+    m = table(3)
+    for bad in (0, 4):
+        with pytest.raises(MalformedEvent):
+            RULES.view(m.state, bad)
+    with pytest.raises(MalformedEvent):
+        RULES.last_play(m.state, 4)
+    assert RULES.last_play(m.state, 0) is None

@@ -265,7 +265,16 @@ class GemCompleteRules(Rules[GemState]):
 
     # ----------------------------------------------------------------- views (view.py)
 
+    def _viewer(self, seat: int | None, referee: bool) -> None:
+        """Raises ``MalformedEvent`` for a viewer that is not at this table (``0``, the
+        referee, only where ``referee`` allows it)."""
+        if seat is None or (isinstance(seat, int) and not isinstance(seat, bool)
+                            and (seat in (1, 2) or (referee and seat == 0))):
+            return
+        raise MalformedEvent(f"there is no seat {seat!r} at this table")
+
     def view(self, state: GemState, seat: int | None) -> JSONDict:
+        self._viewer(seat, referee=False)
         return words.view(self.id, self.deck, state, seat)
 
     def referee_view(self, state: GemState) -> JSONDict:
@@ -277,6 +286,7 @@ class GemCompleteRules(Rules[GemState]):
         return words.actions(state, seat)
 
     def last_play(self, state: GemState, seat: int | None) -> JSONDict | None:
+        self._viewer(seat, referee=True)
         return words.last_play(state, seat)
 
     def places(self, state: GemState) -> Mapping[str, str]:

@@ -566,6 +566,8 @@ class ShrineRules(Rules[ShrineState]):
         return words.actions(state, seat)
 
     def last_play(self, state: ShrineState, seat: int | None) -> JSONDict | None:
+        if seat is not None and seat != 0 and seat not in state.seats:
+            raise MalformedEvent(f"there is no seat {seat!r} at this table")
         return words.last_play(state, seat)
 
     def view(self, state: ShrineState, seat: int | None) -> JSONDict:
