@@ -296,20 +296,23 @@ def test_event_fields_refuse_unknown_fields() -> None:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000), cut=st.floats(0, 1))
 def test_faces_offered_are_accepted_by_apply(seed: int, cut: float) -> None:
-    """Every card tile offered (C-1: a face id picks a copy the zone can hold) is accepted
-    by ``apply`` now, for the seat the action is for."""
+    """A card tile (C-1: a face id picks a copy the zone can hold) is offered exactly when
+    ``apply`` accepts that face now, for the seat the action is for."""
     out = play_random("gemcomplete", 2, random.Random(seed))
     events = out.match.events
     m = Match(RULES, out.match.setup, events[:int(cut * len(events))])
+    every = sorted({f.id for f in m.state.cards.values()})
     for action in RULES.actions(m.state, None):
         for f in action["fields"]:
             if f["kind"] != "card" or action["type"] == "return":
                 continue
-            for tile in f["faces"]:
+            offered = {t["face"] for t in f["faces"]}
+            for face in every:
                 key = "cards" if f.get("multiple") else "card"
                 event = {"type": action["type"], "seat": action["seat"],
-                         key: [tile["face"]] if key == "cards" else tile["face"]}
-                assert answer(m.state, event)[0] == "accepted", (event, answer(m.state, event))
+                         key: [face] if key == "cards" else face}
+                accepted = answer(m.state, event)[0] == "accepted"
+                assert accepted == (face in offered), (event, answer(m.state, event))
 
 
 _JARGON = re.compile(r"\b(?:GC|C)-\d|seat:\d|locus:\d|deck:\d|\b[ab]-[a-z]+\b|\(s\)|\bv\d+\b")
