@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from companion.engine import Movement, Play
+from companion.errors import IllegalPlay, MalformedEvent
 from companion.games.shrine.influence import Split, best_split
 from companion.games.shrine.state import (
     ShrineState,
@@ -130,6 +132,51 @@ def propose_payment(state: ShrineState) -> dict[str, int]:
         pay[e] += 1
         left[e] -= 1
     return pay
+
+
+def payment_mix(state: ShrineState, event: Mapping[str, Any]) -> dict[str, int]:
+    """The mix of Oinks a ``pay`` event gives (the proposal when it gives none), checked
+    against the lot's elements, the winner's holdings and the bid (SK-5); raises
+    ``MalformedEvent`` or ``IllegalPlay``."""
+    elements = lot_elements(state)
+    given: dict[str, Any]
+    if "oinks" in event:
+        raw = event["oinks"]
+        if not isinstance(raw, Mapping):
+            raise MalformedEvent(f"event field 'oinks' must be an object, got {raw!r}")
+        if any(e in event for e in state.elements):
+            raise MalformedEvent("give the mix either as 'oinks' or as element keys, "
+                                 "not both")
+        given = dict(raw)
+    else:
+        given = {e: event[e] for e in state.elements if e in event}
+    if not given:
+        return propose_payment(state)
+    mix: dict[str, int] = dict.fromkeys(elements, 0)
+    holdings = dict(zip(state.elements, state.oinks[state.high - 1], strict=True))
+    for e, n in given.items():
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise MalformedEvent(f"Oinks of {e!r} must be a whole number >= 0, got {n!r}")
+        if e not in elements:
+            if n == 0:
+                continue
+            raise IllegalPlay(
+                f"the lot is {element_text(state, elements)}: pay in those elements, "
+                f"not {n} {e!r}", rule="SK-5",
+            )
+        if n > holdings[e]:
+            held = f"holds {holdings[e]}" if state.public_oinks else "does not hold that many"
+            raise IllegalPlay(
+                f"{state.name(state.high)} cannot pay {n} {state.element_names[e]} "
+                f"Oinks: {state.name(state.high)} {held}", rule="SK-5",
+            )
+        mix[e] = n
+    if sum(mix.values()) != state.standing:
+        raise IllegalPlay(
+            f"the mix {given!r} adds up to {sum(mix.values())}, the winning bid is "
+            f"{state.standing}", rule="SK-5",
+        )
+    return mix
 
 
 # ---------------------------------------------------------------------- SK-6 distribution

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from companion.cards import load_deck
 from companion.engine import (
@@ -61,7 +61,7 @@ from companion.games.shrine.adjudicate import (
     influence,
     legal_bids,
     payment_bounds,
-    propose_payment,
+    payment_mix,
     settlement_play,
     sharers_reason,
     standings,
@@ -410,49 +410,8 @@ class ShrineRules(Rules[ShrineState]):
                 f"{state.name(state.high)} won the set and pays, not {state.name(seat)}",
                 rule="SK-5",
             )
-        mix = self._mix(state, event)
+        mix = payment_mix(state, event)
         return self._settle(state, mix, f"{state.name(seat)} won the auction.", ("pay", seat, 0))
-
-    def _mix(self, state: ShrineState, event: Event) -> dict[str, int]:
-        elements = lot_elements(state)
-        given: dict[str, Any]
-        if "oinks" in event:
-            raw = event["oinks"]
-            if not isinstance(raw, Mapping):
-                raise MalformedEvent(f"event field 'oinks' must be an object, got {raw!r}")
-            if any(e in event for e in state.elements):
-                raise MalformedEvent("give the mix either as 'oinks' or as element keys, "
-                                     "not both")
-            given = dict(raw)
-        else:
-            given = {e: event[e] for e in state.elements if e in event}
-        if not given:
-            return propose_payment(state)
-        mix: dict[str, int] = dict.fromkeys(elements, 0)
-        holdings = dict(zip(state.elements, state.oinks[state.high - 1], strict=True))
-        for e, n in given.items():
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise MalformedEvent(f"Oinks of {e!r} must be a whole number >= 0, got {n!r}")
-            if e not in elements:
-                if n == 0:
-                    continue
-                raise IllegalPlay(
-                    f"the lot is {element_text(state, elements)}: pay in those elements, "
-                    f"not {n} {e!r}", rule="SK-5",
-                )
-            if n > holdings[e]:
-                held = f"holds {holdings[e]}" if state.public_oinks else "does not hold that many"
-                raise IllegalPlay(
-                    f"{state.name(state.high)} cannot pay {n} {state.element_names[e]} "
-                    f"Oinks: {state.name(state.high)} {held}", rule="SK-5",
-                )
-            mix[e] = n
-        if sum(mix.values()) != state.standing:
-            raise IllegalPlay(
-                f"the mix {given!r} adds up to {sum(mix.values())}, the winning bid is "
-                f"{state.standing}", rule="SK-5",
-            )
-        return mix
 
     def _settle(self, state: ShrineState, mix: Mapping[str, int], said: str,
                 after: tuple[str, int, int]) -> ShrineState:
