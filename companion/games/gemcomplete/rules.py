@@ -157,10 +157,15 @@ class GemCompleteRules(Rules[GemState]):
             # C-7: a seat shows cards only in its own zones; checked before the card.
             raise rule.not_yours(state, by, typed)
         seat = z.seat
+        # Who acts and when first (GC-3), then which card: the answer to a seat that may not
+        # act never depends on the card named.
         if z.kind == "seat":
+            rule.check_current(state, seat, "play a card", ("recovery", "main"))
             return rule.play_card(state, seat, self._card(state, typed, seat, by))
         if state.step == "reveal":
-            return rule.reveal(state, seat, [self._reveal_card(state, seat, typed)], by)
+            rule.check_current(state, seat, "reveal Locus cards", ("reveal",))
+            return rule.reveal(state, seat, [self._reveal_card(state, seat, typed)], seat)
+        rule.check_current(state, seat, "set a card", ("main",))
         return rule.set_card(state, seat, self._card(state, typed, seat, by))
 
     def _act(self, state: GemState, kind: str, event: Event) -> GemState:
