@@ -339,3 +339,31 @@ def test_views_refuse_a_viewer_not_at_the_table() -> None:
     with pytest.raises(MalformedEvent):
         RULES.last_play(m.state, 4)
     assert RULES.last_play(m.state, 0) is None
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6))
+def test_sk6_rev2_every_settlement_divides_the_whole_amount(seed: int, players: int) -> None:
+    """SK-6 rev. 2 over random games: at every settlement each sharer gets exactly
+    floor(amount / k) Oinks, only amount mod k stays in the pool, and holdings plus pool
+    always equal the start."""
+    out = play_random("shrine", players, random.Random(seed))
+    m = Match(RULES, out.match.setup)
+    start_total = sum(m.state.oinks[0]) * players
+    settled = 0
+    for event in out.match.events:
+        before = m.state
+        m.apply(event)
+        s, lp = m.state, m.state.last_play
+        assert sum(map(sum, s.oinks)) + sum(s.pool) == start_total
+        if lp is None or lp.outcome != "win":
+            continue
+        settled += 1
+        f = lp.facts
+        k = len(f["sharers"])
+        assert f["amount"] == f["bid"] + sum(before.pool)
+        assert sum(s.pool) == f["amount"] % k
+        for seat in f["sharers"]:
+            gained = sum(s.oinks[seat - 1]) - sum(before.oinks[seat - 1])
+            assert gained == f["amount"] // k
+    assert settled > 0

@@ -226,16 +226,20 @@ def divide(state: ShrineState, winner: int, paid: Mapping[str, int],
     from the winner's left. What is left (amount mod k) stays in the pool.
     """
     order = _clockwise_from(state, winner, sharers)
-    left = {e: paid.get(e, 0) + state.pool[i] for i, e in enumerate(state.elements)}
-    amount = sum(left.values())
+    left = [paid.get(e, 0) + state.pool[i] for i, e in enumerate(state.elements)]
+    amount = sum(left)
     each = amount // len(order)
-    shares: dict[int, dict[str, int]] = {s: {} for s in order}
+    got = [[0] * len(left) for _ in order]
     for i in range(each * len(order)):
-        e = max(state.elements, key=lambda x: (left[x], -state.elements.index(x)))
-        left[e] -= 1
-        got = shares[order[i % len(order)]]
-        got[e] = got.get(e, 0) + 1
-    return Division(amount, each, shares, tuple(left[e] for e in state.elements))
+        top = 0  # the element with the most left; the first in order on a tie
+        for j in range(1, len(left)):
+            if left[j] > left[top]:
+                top = j
+        left[top] -= 1
+        got[i % len(order)][top] += 1
+    shares = {s: {e: n for e, n in zip(state.elements, got[k], strict=True) if n}
+              for k, s in enumerate(order)}
+    return Division(amount, each, shares, tuple(left))
 
 
 def _clockwise_from(state: ShrineState, winner: int, seats: Iterable[int]) -> list[int]:
