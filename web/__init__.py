@@ -10,7 +10,12 @@ import time. Config keys:
 - ``SSE_PING`` (s, default 15), ``SSE_RETRY_MS`` (default 2000);
 - ``CAMERA_PREVIEW``: base URL of the camera's preview server, shown on the referee page;
 - ``DB_SYNCHRONOUS``: ``FULL`` (default: survives power loss) or ``NORMAL``;
-- ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB).
+- ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB; an endpoint may take more
+  with ``web.guard.takes_body``);
+- ``SSE_MAX_STREAMS`` (default 192; ``make_server`` sets it from the thread count) and
+  ``SSE_MAX_PER_CLIENT`` (default 16): open event streams in total and per client address;
+- ``TABLES_PER_CLIENT`` (default 20) per ``TABLES_WINDOW`` seconds (default 600): tables a
+  client address may create without a host token.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from flask import Flask
 
 from companion.runs import RunStore
 from web.broker import Broker
+from web.guard import RateLimit
 from web.store import Store
 from web.tables import Tables
 
@@ -35,6 +41,10 @@ DEFAULTS: dict[str, Any] = {
     "DB_SYNCHRONOUS": "FULL",
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "JSON_SORT_KEYS": False,
+    "SSE_MAX_STREAMS": 192,
+    "SSE_MAX_PER_CLIENT": 16,
+    "TABLES_PER_CLIENT": 20,
+    "TABLES_WINDOW": 600.0,
 }
 
 
@@ -46,6 +56,7 @@ class Services:
     runs: RunStore
     tables: Tables
     broker: Broker
+    creations: RateLimit
 
     def close(self) -> None:
         self.broker.close()
@@ -65,7 +76,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     runs = RunStore(data_dir)
     tables = Tables(store, runs)
     tables.load()
-    app.extensions["companion"] = Services(store, runs, tables, Broker())
+    creations = RateLimit(int(app.config["TABLES_PER_CLIENT"]),
+                          float(app.config["TABLES_WINDOW"]))
+    app.extensions["companion"] = Services(store, runs, tables, Broker(), creations)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from web import api, pages
@@ -73,6 +86,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     api.register_error_handlers(app)
+    api.register_guards(app)
     return app
 
 
