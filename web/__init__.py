@@ -15,7 +15,9 @@ import time. Config keys:
 - ``SSE_MAX_STREAMS`` (default 192; ``make_server`` sets it from the thread count) and
   ``SSE_MAX_PER_CLIENT`` (default 16): open event streams in total and per client address;
 - ``TABLES_PER_CLIENT`` (default 20) per ``TABLES_WINDOW`` seconds (default 600): tables a
-  client address may create without a host token.
+  client address may create without a host token;
+- ``ABANDONED_AFTER``: seconds without a change after which a host may delete a table that
+  is not finished (default 6 hours).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_MAX_PER_CLIENT": 16,
     "TABLES_PER_CLIENT": 20,
     "TABLES_WINDOW": 600.0,
+    "ABANDONED_AFTER": 6 * 3600.0,
 }
 
 
@@ -74,7 +77,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     store = Store(data_dir / "companion.sqlite3", synchronous=app.config["DB_SYNCHRONOUS"])
     runs = RunStore(data_dir)
-    tables = Tables(store, runs)
+    tables = Tables(store, runs, float(app.config["ABANDONED_AFTER"]))
     tables.load()
     creations = RateLimit(int(app.config["TABLES_PER_CLIENT"]),
                           float(app.config["TABLES_WINDOW"]))

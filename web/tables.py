@@ -403,9 +403,11 @@ class Table:
 class Tables:
     """Every table of the server: created here, rebuilt from the store on start."""
 
-    def __init__(self, store: Store, runs: RunStore) -> None:
+    def __init__(self, store: Store, runs: RunStore,
+                 abandoned_after: float = ABANDONED_AFTER) -> None:
         self.store = store
         self.runs = runs
+        self.abandoned_after = abandoned_after
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         self.broken: dict[str, str] = {}
@@ -459,16 +461,16 @@ class Tables:
         raise Refused(f"there is no table {shown}", code="unknown_table", status=404)
 
     def delete(self, table: Table, now: float | None = None) -> None:
-        """Archive a finished or abandoned table (no change for ``ABANDONED_AFTER``
+        """Archive a finished or abandoned table (no change for ``abandoned_after``
         seconds); raises ``Refused`` (409 ``table_in_play``) for a table still in play."""
         now = time.time() if now is None else now
         with table.lock:
             idle = now - table.last_change()
-            if not table.match.state.finished and idle < ABANDONED_AFTER:
+            if not table.match.state.finished and idle < self.abandoned_after:
                 raise Refused(
                     f"table {table.id!r} is still in play (last change {int(idle // 60)} "
                     f"minutes ago); a host can delete it when the game is over or after "
-                    f"{ABANDONED_AFTER // 3600} hours without a change",
+                    f"{self.abandoned_after / 3600:g} hours without a change",
                     code="table_in_play", status=409)
             self.store.delete_table(table.id, now)
             with self._lock:
