@@ -25,11 +25,16 @@ def register(cli: Any) -> None:
                         "on the referee page, e.g. http://127.0.0.1:8765")
     p.add_argument("--demo", action="store_true",
                    help="make sure a demo WuXing table exists and print its links and QR codes")
-    b = cli.bench("web", "scan-to-phone latency with 20 phones, and concurrent event streams",
+    b = cli.bench("web", "scan-to-phone latency with 20 phones, concurrent event streams, and "
+                         "requests under 1,000 hostile streams and 200 slow clients",
                   _bench)
     b.add_argument("--phones", type=int, default=20)
     b.add_argument("--scans", type=int, default=40)
     b.add_argument("--streams", type=int, default=200)
+    b.add_argument("--hostile", type=int, default=1000,
+                   help="idle event streams opened against companion serve (0: skip)")
+    b.add_argument("--slow", type=int, default=200,
+                   help="clients sending a body a byte at a time (0: skip)")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -127,4 +132,5 @@ def print_demo(app: Any, base: str) -> None:
 def _bench(args: argparse.Namespace) -> int:
     from web.bench import run_bench
 
-    return run_bench(phones=args.phones, scans=args.scans, streams=args.streams)
+    return run_bench(phones=args.phones, scans=args.scans, streams=args.streams,
+                     hostile=args.hostile, slow=args.slow)

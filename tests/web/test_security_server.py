@@ -243,3 +243,16 @@ def test_an_abandoned_table_may_be_deleted_in_play(data_dir: Path) -> None:
         assert services(app).broker.count() == 0
     finally:
         services(app).close()
+
+
+def test_bench_web_starvation_run_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    """A small starvation run against a real ``companion serve`` (figures, not timings,
+    are checked): every ordinary request answers with hostile streams and slow clients."""
+    from web.bench import run_starvation
+
+    assert run_starvation(40, 10, rounds=4) == 0
+    out = capsys.readouterr().out
+    assert "40 hostile idle streams from 100 addresses (40 held, 0 refused 503)" in out
+    assert re.search(r"ordinary GET of the table: .* p95 [\d.]+ ms under load", out)
+    assert re.search(r"camera scan: .* p95 [\d.]+ ms under load \(\d+ scans\)", out)
+    assert "every ordinary request answered under load: met (0 failed)" in out
