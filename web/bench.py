@@ -258,7 +258,13 @@ def _start_serve(data: Path, port: int) -> tuple[subprocess.Popen[str], dict[str
     # The rest of its output (waitress warnings under load) is drained, so a full pipe can
     # never block the server.
     out = proc.stdout
-    threading.Thread(target=lambda: [None for _ in out], daemon=True).start()
+
+    def drain() -> None:
+        with out:
+            for _ in out:
+                pass
+
+    threading.Thread(target=drain, name="serve-output", daemon=True).start()
     return proc, found
 
 
@@ -429,3 +435,6 @@ def run_starvation(hostile: int, slow: int, rounds: int = 30) -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
+            for t in threading.enumerate():  # the output drain ends at the child's exit
+                if t.name == "serve-output":
+                    t.join(10)
