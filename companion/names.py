@@ -49,13 +49,14 @@ def problem(text: Any, limit: int = MAX_NAME) -> str | None:
     if not isinstance(text, str):
         return f"must be text, got {type(text).__name__}"
     if not text.strip():
-        return "is empty"
+        return f"is empty: it must be 1-{limit} characters"
     for ch in text:
         cat = unicodedata.category(ch)
         if cat in _REFUSED:
             return f"holds {_REFUSED[cat]} (U+{ord(ch):04X})"
     if len(text) > limit:
-        return f"is longer than {limit} characters ({len(text)})"
+        return (f"is longer than {limit} characters ({len(text)}): it must be "
+                f"1-{limit} characters")
     if text != unicodedata.normalize("NFC", text) or text != text.strip():
         return "is not in normal form (Unicode NFC, no spaces at either end)"
     return None
@@ -87,8 +88,8 @@ def player_names(players: Sequence[Any]) -> tuple[str, ...]:
     for name in out:
         key = fold(name)
         if key in seen:
-            raise BadSetup(f"player names {seen[key]!r} and {name!r} look the same; "
-                           "give each seat a name the others can tell apart")
+            raise BadSetup(f"player names {seen[key]!r} and {name!r} look the same; names "
+                           "must differ so that every seat can be told apart")
         seen[key] = name
     return out
 
