@@ -22,7 +22,7 @@ from companion.engine import check_event_fields
 from companion.registry import GAMES, find_rules
 from web import services
 from web.broker import StreamsFull
-from web.guard import BodyError, body_rule, parse_json, security_headers
+from web.guard import BodyError, body_rule, has_body_rule, parse_json, security_headers
 from web.store import StorageUnavailable
 from web.tables import HOST, Refused, Table, Viewer, check_own_zone, event_from_body
 
@@ -96,6 +96,10 @@ def register_guards(app: Flask) -> None:
         if request.method not in WRITES:
             return
         view = current_app.view_functions.get(request.endpoint or "")
+        # This blueprint's writes, and any view that registered its own rule; another
+        # blueprint's views check their own bodies (and still have Flask's limit).
+        if request.blueprint != bp.name and not has_body_rule(view):
+            return
         limit, json_only = body_rule(view, int(current_app.config["MAX_CONTENT_LENGTH"]))
         request.max_content_length = limit
         # Refused from the headers, before a byte of the body is read.

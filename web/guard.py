@@ -79,6 +79,11 @@ def body_rule(view: Any, default_limit: int) -> tuple[int, bool]:
             bool(getattr(view, "json_only", True)))
 
 
+def has_body_rule(view: Any) -> bool:
+    """Whether a view registered its own rule with ``takes_body``."""
+    return hasattr(view, "body_limit")
+
+
 class RateLimit:
     """At most ``count`` hits per ``window`` seconds per key; thread-safe, bounded memory."""
 
@@ -110,8 +115,9 @@ class RateLimit:
 
 def content_security_policy(camera_preview: str | None) -> str:
     """The pages' CSP: scripts, styles and connections from this server only; images also
-    as ``data:`` (the favicon, QR codes) and from the camera's preview server if set."""
-    img = "'self' data:"
+    as ``data:`` (the favicon, QR codes), ``blob:`` (a photo the phone is about to send,
+    shown from the file the player picked) and from the camera's preview server if set."""
+    img = "'self' data: blob:"
     if camera_preview:
         parts = urlsplit(camera_preview)
         if parts.scheme in ("http", "https") and parts.netloc:

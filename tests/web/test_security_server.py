@@ -104,7 +104,7 @@ def test_the_camera_preview_may_show_its_frames_and_nothing_else(data_dir: Path)
     app = app_with(data_dir, CAMERA_PREVIEW="http://127.0.0.1:8765/preview")
     try:
         csp = app.test_client().get("/").headers["Content-Security-Policy"]
-        assert "img-src 'self' data: http://127.0.0.1:8765;" in csp
+        assert "img-src 'self' data: blob: http://127.0.0.1:8765;" in csp
         assert "script-src 'self';" in csp
     finally:
         services(app).close()
@@ -256,3 +256,34 @@ def test_bench_web_starvation_run_prints_its_figures(capsys: pytest.CaptureFixtu
     assert re.search(r"ordinary GET of the table: .* p95 [\d.]+ ms under load", out)
     assert re.search(r"camera scan: .* p95 [\d.]+ ms under load \(\d+ scans\)", out)
     assert "every ordinary request answered under load: met (0 failed)" in out
+
+
+def test_an_endpoint_registers_its_own_body_rule(data_dir: Path) -> None:
+    """How another blueprint (photos, up to 8 MB of image) opts out of the 64 KB JSON
+    rule: ``takes_body`` under its route; the app's hook then applies that rule."""
+    from flask import Blueprint, request
+
+    from web.guard import takes_body
+
+    bp = Blueprint("pictures", __name__, url_prefix="/api")
+
+    @bp.post("/pictures")
+    @takes_body(200_000, json_only=False)
+    def picture() -> dict[str, Any]:
+        return {"bytes": len(request.get_data()), "type": request.mimetype}
+
+    app = app_with(data_dir)
+    app.register_blueprint(bp)
+    try:
+        client = app.test_client()
+        r = client.post("/api/pictures", data=b"\x89PNG" + b"0" * 100_000,
+                        content_type="image/png")
+        assert r.status_code == 200 and r.json == {"bytes": 100_004, "type": "image/png"}
+        r = client.post("/api/pictures", data=b"0" * 300_000, content_type="image/png")
+        assert r.status_code == 413 and r.json["code"] == "too_large"
+        assert "200000 bytes" in r.json["error"]
+        # The API's own writes keep theirs.
+        r = client.post("/api/tables", data=b"0" * 100_000, content_type="application/json")
+        assert r.status_code == 413 and "65536 bytes" in r.json["error"]
+    finally:
+        services(app).close()
