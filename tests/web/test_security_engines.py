@@ -89,7 +89,10 @@ def godnum_turn(client: FlaskClient, data_dir: Path) -> tuple[dict[str, Any], in
     cards = client.get(f"/api/tables/{t['table']}/cards",
                        headers=bearer(t["host_token"])).json["cards"]
     face = {c["serial"]: c for c in cards}
-    serial = next(s for s in host["view"]["unseen"][str(cur)] if face[s]["face"] in ok)
+    # Its own unseen cards; before a legion is bound to the seat (at its first card, GN-2)
+    # any card of the run whose face it may play.
+    mine_unseen = host["view"].get("unseen", {}).get(str(cur)) or sorted(face)
+    serial = next(s for s in mine_unseen if face[s]["face"] in ok)
     return t, cur, serial, face[serial]["payload"]
 
 
