@@ -13,11 +13,13 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from flask import Flask
 from flask.testing import FlaskClient
 from webtools import bearer, config, make_table, register_run
 
-from companion.names import fold, player_names
+from companion.names import BadText, clean, escaped, fold, player_names, problem, shown
 from web import create_app, services
 from web.server import MAX_BODY, make_server, stop_in_thread
 
@@ -84,6 +86,23 @@ def test_the_lone_surrogate_attack_no_longer_takes_the_lobby_down(
     r = client.post("/api/tables", data=raw, content_type="application/json")
     assert r.status_code == 400 and "\\ud800" in r.json["error"]
     assert client.get("/").status_code == 200
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(), max_size=50))
+def test_any_text_is_stored_clean_or_refused_and_always_showable(text: str) -> None:
+    """Whatever is typed: either a refusal whose message can be written as UTF-8, or a
+    name in normal form that passes the check again unchanged; and any stored text can be
+    shown (escaped) as UTF-8."""
+    try:
+        name = clean(text)
+    except BadText as exc:
+        str(exc).encode("utf-8")
+    else:
+        assert problem(name) is None and clean(name) == name
+        assert 1 <= len(name) <= 40
+    shown(text).encode("utf-8")
+    escaped(text).encode("utf-8")
 
 
 # -- start-up never fails because of stored data ------------------------------------------
