@@ -22,6 +22,9 @@ import time. Config keys:
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +37,8 @@ from web.broker import Broker
 from web.guard import RateLimit
 from web.store import Store
 from web.tables import Tables
+
+log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": None,
@@ -75,7 +80,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     data_dir = Path(app.config.get("DATA_DIR") or app.instance_path)
     app.config["DATA_DIR"] = str(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(data_dir / "companion.sqlite3", synchronous=app.config["DB_SYNCHRONOUS"])
+    store = open_store(data_dir / "companion.sqlite3", app.config["DB_SYNCHRONOUS"])
     runs = RunStore(data_dir)
     tables = Tables(store, runs, float(app.config["ABANDONED_AFTER"]))
     tables.load()
@@ -91,6 +96,23 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_error_handlers(app)
     api.register_guards(app)
     return app
+
+
+def open_store(path: Path, synchronous: str) -> Store:
+    """The store at ``path``. A file SQLite cannot read as a database is moved aside
+    (``companion.sqlite3.damaged-<time>``, with its WAL files), kept for recovery, and a new
+    store is started: the server starts whatever is on disk (issue 10)."""
+    try:
+        return Store(path, synchronous=synchronous)
+    except sqlite3.DatabaseError as exc:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for suffix in ("", "-wal", "-shm"):
+            part = path.with_name(path.name + suffix)
+            if part.exists():
+                part.rename(path.with_name(f"{path.name}.damaged-{stamp}{suffix}"))
+        log.error("%s could not be read (%s); moved aside as %s.damaged-%s, starting a new "
+                  "store", path, exc, path.name, stamp)
+        return Store(path, synchronous=synchronous)
 
 
 def services(app: Flask) -> Services:

@@ -13,10 +13,10 @@ from typing import Any
 
 import httpx
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from webtools import bearer, config, make_table, register_run
 
 from companion.names import BadText, clean, escaped, fold, player_names, problem, shown
@@ -303,3 +303,19 @@ def test_a_full_disk_is_a_503_that_writes_nothing_and_writes_resume(
                     headers=bearer(t["host_token"]))
     assert r.status_code == 200 and r.json["version"] == stuck["version"] + 1
     assert before["version"] < stuck["version"] + 1
+
+
+def test_a_data_file_that_is_not_a_database_is_kept_aside_and_the_server_starts(
+        data_dir: Path) -> None:
+    data_dir.mkdir(parents=True)
+    (data_dir / "companion.sqlite3").write_bytes(b"not a database, a damaged disk " * 200)
+    app = create_app(config(data_dir))
+    try:
+        client = app.test_client()
+        assert client.get("/").status_code == 200
+        assert client.get("/api/tables").json["tables"] == []
+        make_table(client, data_dir, "wuxing", 3)
+        kept = list(data_dir.glob("companion.sqlite3.damaged-*"))
+        assert len(kept) == 1 and kept[0].read_bytes().startswith(b"not a database")
+    finally:
+        services(app).close()
