@@ -31,6 +31,7 @@ from companion.errors import (
     StaleVersion,
     UnknownCard,
 )
+from companion.names import player_names
 
 Event = Mapping[str, Any]
 JSONDict = dict[str, Any]
@@ -249,11 +250,7 @@ class Rules(ABC, Generic[S]):
                 f"{self.title} takes {self.min_players}-{self.max_players} players, "
                 f"got {len(players)}"
             )
-        for p in players:
-            if not isinstance(p, str) or not p.strip() or len(p) > 40:
-                raise BadSetup(f"player name {p!r} must be 1-40 characters")
-        if len({p.strip().casefold() for p in players}) != len(players):
-            raise BadSetup(f"player names must differ: {list(players)!r}")
+        player_names(players)  # C-7: storable names that no two seats share by look
         raw = dict(options or {})
         known = {o.name: o for o in self.options}
         unknown = sorted(set(raw) - set(known))

@@ -10,7 +10,14 @@ import time. Config keys:
 - ``SSE_PING`` (s, default 15), ``SSE_RETRY_MS`` (default 2000);
 - ``CAMERA_PREVIEW``: base URL of the camera's preview server, shown on the referee page;
 - ``DB_SYNCHRONOUS``: ``FULL`` (default: survives power loss) or ``NORMAL``;
-- ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB);
+- ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB; an endpoint may take more
+  with ``web.guard.takes_body``);
+- ``SSE_MAX_STREAMS`` (default 192; ``make_server`` sets it from the thread count) and
+  ``SSE_MAX_PER_CLIENT`` (default 16): open event streams in total and per client address;
+- ``TABLES_PER_CLIENT`` (default 20) per ``TABLES_WINDOW`` seconds (default 600): tables a
+  client address may create without a host token;
+- ``ABANDONED_AFTER``: seconds without a change after which a host may delete a table that
+  is not finished (default 6 hours).
 - ``DATABASE``: a ``postgresql://`` URL: tables, logs and print runs live in PostgreSQL,
   shared by any number of server processes (default: SQLite in ``DATA_DIR``);
 - ``DB_POOL``: PostgreSQL connections this process may hold (default 8);
@@ -20,6 +27,9 @@ import time. Config keys:
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,8 +39,11 @@ from flask import Flask
 
 from companion.runs import RunStore
 from web.broker import Broker
+from web.guard import RateLimit
 from web.store import Store
 from web.tables import Tables
+
+log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": None,
@@ -43,6 +56,11 @@ DEFAULTS: dict[str, Any] = {
     "PROXY_HOPS": 0,
     "DB_POOL": 8,
     "JSON_SORT_KEYS": False,
+    "SSE_MAX_STREAMS": 192,
+    "SSE_MAX_PER_CLIENT": 16,
+    "TABLES_PER_CLIENT": 20,
+    "TABLES_WINDOW": 600.0,
+    "ABANDONED_AFTER": 6 * 3600.0,
 }
 
 
@@ -54,6 +72,7 @@ class Services:
     runs: RunStore
     tables: Tables
     broker: Broker
+    creations: RateLimit
 
     def close(self) -> None:
         self.broker.close()
@@ -71,6 +90,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     broker = Broker()
     url = app.config.get("DATABASE")
+    abandoned = float(app.config["ABANDONED_AFTER"])
     if url:
         # Many processes, one PostgreSQL: tables load lazily and catch up from the store;
         # every commit's NOTIFY wakes this process's streams (issue 15).
@@ -83,14 +103,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         pg = PgStore(url, max_connections=int(app.config["DB_POOL"]))
         store: Store = pg  # type: ignore[assignment]
         runs: RunStore = PgRunStore(pg)  # type: ignore[assignment]
-        tables = Tables(store, runs, shared=True)
+        tables = Tables(store, runs, shared=True, abandoned_after=abandoned)
         pg.listen(broker.publish)
     else:
-        store = Store(data_dir / "companion.sqlite3", synchronous=app.config["DB_SYNCHRONOUS"])
+        store = open_store(data_dir / "companion.sqlite3", app.config["DB_SYNCHRONOUS"])
         runs = RunStore(data_dir)
-        tables = Tables(store, runs)
-        tables.load()
-    app.extensions["companion"] = Services(store, runs, tables, broker)
+        tables = Tables(store, runs, abandoned_after=abandoned)
+    tables.load()
+    creations = RateLimit(int(app.config["TABLES_PER_CLIENT"]),
+                          float(app.config["TABLES_WINDOW"]))
+    app.extensions["companion"] = Services(store, runs, tables, broker, creations)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     hops = int(app.config["PROXY_HOPS"])
     if hops:  # behind nginx or Caddy: client address and scheme from their headers only
@@ -104,7 +126,25 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     api.register_error_handlers(app)
+    api.register_guards(app)
     return app
+
+
+def open_store(path: Path, synchronous: str) -> Store:
+    """The store at ``path``. A file SQLite cannot read as a database is moved aside
+    (``companion.sqlite3.damaged-<time>``, with its WAL files), kept for recovery, and a new
+    store is started: the server starts whatever is on disk (issue 10)."""
+    try:
+        return Store(path, synchronous=synchronous)
+    except sqlite3.DatabaseError as exc:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for suffix in ("", "-wal", "-shm"):
+            part = path.with_name(path.name + suffix)
+            if part.exists():
+                part.rename(path.with_name(f"{path.name}.damaged-{stamp}{suffix}"))
+        log.error("%s could not be read (%s); moved aside as %s.damaged-%s, starting a new "
+                  "store", path, exc, path.name, stamp)
+        return Store(path, synchronous=synchronous)
 
 
 def services(app: Flask) -> Services:

@@ -41,11 +41,16 @@ def register(cli: Any) -> None:
                    help="migrate: copy tables, logs, scan ids and print runs, then verify")
     m.add_argument("--to", required=True, metavar="URL", help="postgresql://... target")
     m.add_argument("--data-dir", default="data", help="the SQLite data dir to copy")
-    b = cli.bench("web", "scan-to-phone latency with 20 phones, and concurrent event streams",
+    b = cli.bench("web", "scan-to-phone latency with 20 phones, concurrent event streams, and "
+                         "requests under 1,000 hostile streams and 200 slow clients",
                   _bench)
     b.add_argument("--phones", type=int, default=20)
     b.add_argument("--scans", type=int, default=40)
     b.add_argument("--streams", type=int, default=200)
+    b.add_argument("--hostile", type=int, default=1000,
+                   help="idle event streams opened against companion serve (0: skip)")
+    b.add_argument("--slow", type=int, default=200,
+                   help="clients sending a body a byte at a time (0: skip)")
     b.add_argument("--database", default=None, metavar="URL",
                    help="postgresql://...: the many-process bench (a throwaway database: it "
                         "adds --tables tables) compared with SQLite in one process")
@@ -177,4 +182,5 @@ def _bench(args: argparse.Namespace) -> int:
                                max(args.streams, 2 * args.tables), args.rate, args.seconds)
     from web.bench import run_bench
 
-    return run_bench(phones=args.phones, scans=args.scans, streams=args.streams)
+    return run_bench(phones=args.phones, scans=args.scans, streams=args.streams,
+                     hostile=args.hostile, slow=args.slow)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.runs import RunStore
 from web.pgstore import PgRunStore, PgStore, redact
-from web.store import Store
+from web.store import DamagedTable, Store
 
 
 def migrate_sqlite_to_pg(data_dir: Path, url: str) -> int:
@@ -34,19 +34,25 @@ def migrate_sqlite_to_pg(data_dir: Path, url: str) -> int:
             pg_runs.save(run)
         have = set(target.table_ids())
         copied = 0
+        damaged = 0
         for st in source.load_all():
+            if isinstance(st, DamagedTable):
+                damaged += 1
+                print(f"  table {st.id} cannot be read and is not copied: {st.why}")
+                continue
             if st.id in have:
                 continue
             target.create_table(st.id, st.game, st.config, st.created, st.records)
-            for scan_id, (status, response) in st.scans.items():
-                target.remember_scan(st.id, scan_id, status, response)
+            for key, (status, response) in st.scans.items():
+                target.remember_scan(st.id, key, status, response)
             copied += 1
         want = source.counts()
         got = target.counts()
         print(f"Copied {copied} tables and {len(runs)} print runs to {redact(url)}.")
         ok = True
         for name in ("tables", "records", "scans"):
-            mark = "ok" if got[name] >= want[name] else "MISSING"
+            mark = "ok" if got[name] >= want[name] - (damaged if name == "tables" else 0) \
+                else "MISSING"
             ok = ok and mark == "ok"
             print(f"  {name}: {want[name]} in SQLite, {got[name]} in PostgreSQL ({mark})")
         print(f"  runs: {len(runs)} in {data_dir / 'runs'}, {got['runs']} in PostgreSQL")

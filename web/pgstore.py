@@ -24,7 +24,7 @@ from psycopg import errors as pg_errors
 
 from companion.errors import StaleVersion, UnknownCard
 from companion.runs import PrintRun, run_from_manifest
-from web.store import Record, StoredTable
+from web.store import DamagedTable, Record, ScanKey, StorageUnavailable, StoredTable
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,8 @@ MIGRATIONS: tuple[str, ...] = (
         id TEXT PRIMARY KEY,
         game TEXT NOT NULL,
         config TEXT NOT NULL,
-        created DOUBLE PRECISION NOT NULL
+        created DOUBLE PRECISION NOT NULL,
+        deleted DOUBLE PRECISION
     );
     CREATE TABLE records (
         table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
@@ -53,10 +54,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE TABLE scans (
         table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        viewer TEXT NOT NULL,
         scan_id TEXT NOT NULL,
         status INTEGER NOT NULL,
         response TEXT NOT NULL,
-        PRIMARY KEY (table_id, scan_id)
+        PRIMARY KEY (table_id, viewer, scan_id)
     );
     CREATE TABLE runs (
         run_id TEXT PRIMARY KEY,
@@ -132,7 +134,7 @@ class PgStore:
 
     def append(self, table_id: str, records: Iterable[Record], *,
                void: Iterable[int] = (), voided_by: int | None = None,
-               scan: tuple[str, int, dict[str, Any]] | None = None) -> None:
+               scan: tuple[ScanKey, int, dict[str, Any]] | None = None) -> None:
         """Add records (mark ``void`` seqs voided, remember a scan id) in one transaction.
 
         Raises ``StaleVersion`` when another process appended at the same seq first.
@@ -145,24 +147,39 @@ class PgStore:
                     db.execute("UPDATE records SET voided_by = %s WHERE table_id = %s "
                                "AND seq = %s", (voided_by, table_id, seq))
                 if scan is not None:
-                    scan_id, status, response = scan
-                    db.execute("INSERT INTO scans (table_id, scan_id, status, response) "
-                               "VALUES (%s, %s, %s, %s)",
-                               (table_id, scan_id, status, json.dumps(response)))
+                    (viewer, scan_id), status, response = scan
+                    db.execute("INSERT INTO scans (table_id, viewer, scan_id, status, "
+                               "response) VALUES (%s, %s, %s, %s, %s)",
+                               (table_id, viewer, scan_id, status, json.dumps(response)))
                 if recs:
                     self._notify(db, table_id, recs[-1].seq)
         except pg_errors.UniqueViolation:
             raise StaleVersion(
                 f"table {table_id!r} changed meanwhile (another server wrote seq "
                 f"{recs[0].seq if recs else '?'} first); reload and try again") from None
+        except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
+            raise StorageUnavailable(
+                f"the server cannot reach its database now ({type(exc).__name__}); nothing "
+                "was changed, try again in a moment") from None
 
-    def remember_scan(self, table_id: str, scan_id: str, status: int,
-                      response: dict[str, Any]) -> None:
-        """Store a scan id's answer on its own (migration)."""
+    def delete_table(self, table_id: str, when: float) -> None:
+        """Archive a table: it is no longer loaded; its rows stay in the database."""
         with self.pool.connection() as db:
-            db.execute("INSERT INTO scans (table_id, scan_id, status, response) "
-                       "VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                       (table_id, scan_id, status, json.dumps(response)))
+            db.execute("UPDATE tables SET deleted = %s WHERE id = %s", (when, table_id))
+
+    def deleted_ids(self) -> dict[str, float]:
+        """Archived tables: id -> when deleted."""
+        with self.pool.connection() as db:
+            return {tid: when for tid, when in db.execute(
+                "SELECT id, deleted FROM tables WHERE deleted IS NOT NULL")}
+
+    def remember_scan(self, table_id: str, key: ScanKey, status: int,
+                      response: dict[str, Any]) -> None:
+        """Store a sender's scan id with its answer on its own (migration)."""
+        with self.pool.connection() as db:
+            db.execute("INSERT INTO scans (table_id, viewer, scan_id, status, response) "
+                       "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                       (table_id, *key, status, json.dumps(response)))
 
     @staticmethod
     def _insert(db: psycopg.Connection[Any], table_id: str, records: list[Record]) -> None:
@@ -182,31 +199,37 @@ class PgStore:
     # -- reading -----------------------------------------------------------------------
     def table_ids(self) -> list[str]:
         with self.pool.connection() as db:
-            return [r[0] for r in db.execute("SELECT id FROM tables ORDER BY created, id")]
+            return [r[0] for r in db.execute(
+                "SELECT id FROM tables WHERE deleted IS NULL ORDER BY created, id")]
 
-    def load_table(self, table_id: str) -> StoredTable | None:
-        """One table with its whole log, or ``None``."""
+    def load_table(self, table_id: str) -> StoredTable | DamagedTable | None:
+        """One table still in play with its whole log, or ``None``."""
         with self.pool.connection() as db:
-            row = db.execute("SELECT id, game, config, created FROM tables WHERE id = %s",
-                             (table_id,)).fetchone()
+            row = db.execute("SELECT id, game, config, created FROM tables WHERE id = %s "
+                             "AND deleted IS NULL", (table_id,)).fetchone()
             if row is None:
                 return None
-            recs = self._records(db, table_id, 0)
-            scans = {sid: (status, json.loads(resp)) for sid, status, resp in db.execute(
-                "SELECT scan_id, status, response FROM scans WHERE table_id = %s",
-                (table_id,))}
-        return StoredTable(row[0], row[1], json.loads(row[2]), row[3], recs, scans)
+            try:
+                recs = self._records(db, table_id, 0)
+                scans = {(viewer, sid): (status, json.loads(resp))
+                         for viewer, sid, status, resp in db.execute(
+                             "SELECT viewer, scan_id, status, response FROM scans "
+                             "WHERE table_id = %s", (table_id,))}
+                return StoredTable(row[0], row[1], json.loads(row[2]), row[3], recs, scans)
+            except (ValueError, TypeError) as exc:
+                return DamagedTable(row[0], row[1], f"a stored record cannot be read: "
+                                    f"{type(exc).__name__}")
 
     def records_after(self, table_id: str, seq: int) -> list[Record]:
         """The records of ``table_id`` numbered above ``seq``, in order (catching up)."""
         with self.pool.connection() as db:
             return self._records(db, table_id, seq)
 
-    def scan(self, table_id: str, scan_id: str) -> tuple[int, dict[str, Any]] | None:
-        """The answer remembered for ``scan_id`` (written by any process), if any."""
+    def scan(self, table_id: str, key: ScanKey) -> tuple[int, dict[str, Any]] | None:
+        """The answer remembered for a sender's scan id (written by any process), if any."""
         with self.pool.connection() as db:
             row = db.execute("SELECT status, response FROM scans WHERE table_id = %s AND "
-                             "scan_id = %s", (table_id, scan_id)).fetchone()
+                             "viewer = %s AND scan_id = %s", (table_id, *key)).fetchone()
         return (int(row[0]), json.loads(row[1])) if row else None
 
     @staticmethod
@@ -216,9 +239,9 @@ class PgStore:
                     "SELECT seq, time, kind, who, body, ruling, voided_by, public FROM records "
                     "WHERE table_id = %s AND seq > %s ORDER BY seq", (table_id, after))]
 
-    def load_all(self) -> list[StoredTable]:
+    def load_all(self) -> list[StoredTable | DamagedTable]:
         """Every table with its full log (migration and tests; servers load lazily)."""
-        out = []
+        out: list[StoredTable | DamagedTable] = []
         for tid in self.table_ids():
             st = self.load_table(tid)
             if st is not None:

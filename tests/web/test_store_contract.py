@@ -47,7 +47,7 @@ def test_create_append_load_and_catch_up(target: tuple[str, str]) -> None:
         store.create_table("abc", "wuxing", {"players": ["Ana", "Ben"]}, 5.0, [rec(1)])
         store.append("abc", [rec(2), rec(3)])
         store.append("abc", [rec(4, "undo", {"voids": [3]})], void=[3], voided_by=4,
-                     scan=("scan-1", 200, {"card": "K2F9-01A"}))
+                     scan=(("camera", "scan-1"), 200, {"card": "K2F9-01A"}))
         st = store.load_table("abc")
         assert st is not None and st.game == "wuxing" and st.config["players"] == ["Ana", "Ben"]
         assert [r.seq for r in st.records] == [1, 2, 3, 4]
@@ -56,11 +56,15 @@ def test_create_append_load_and_catch_up(target: tuple[str, str]) -> None:
                                                                              "n": 2}
         assert [r.seq for r in store.records_after("abc", 2)] == [3, 4]
         assert store.records_after("abc", 4) == []
-        assert store.scan("abc", "scan-1") == (200, {"card": "K2F9-01A"})
-        assert store.scan("abc", "scan-2") is None
+        assert store.scan("abc", ("camera", "scan-1")) == (200, {"card": "K2F9-01A"})
+        assert store.scan("abc", ("seat:1", "scan-1")) is None  # scan ids are the sender's
+        assert store.scan("abc", ("camera", "scan-2")) is None
         assert store.load_table("nope") is None
         assert store.table_ids() == ["abc"]
-        assert [t.id for t in store.load_all()] == ["abc"]
+        store.delete_table("abc", 99.0)  # archived: kept, but no longer served
+        assert store.load_table("abc") is None and store.table_ids() == []
+        assert store.deleted_ids() == {"abc": 99.0}
+        assert [r.seq for r in store.records_after("abc", 0)] == [1, 2, 3, 4]
     finally:
         store.close()
 
@@ -70,10 +74,10 @@ def test_a_taken_seq_is_stale_and_writes_nothing(target: tuple[str, str]) -> Non
     try:
         store.create_table("abc", "wuxing", {}, 5.0, [rec(1), rec(2)])
         with pytest.raises(StaleVersion, match="changed meanwhile"):
-            store.append("abc", [rec(3), rec(2)], scan=("s", 200, {}))
+            store.append("abc", [rec(3), rec(2)], scan=(("camera", "s"), 200, {}))
         # The whole append is refused: neither seq 3 nor the scan id was kept.
         assert [r.seq for r in store.records_after("abc", 0)] == [1, 2]
-        assert store.scan("abc", "s") is None
+        assert store.scan("abc", ("camera", "s")) is None
         store.append("abc", [rec(3)])
         assert [r.seq for r in store.records_after("abc", 0)] == [1, 2, 3]
     finally:
@@ -122,7 +126,7 @@ def test_two_processes_racing_for_each_seq_exactly_one_wins(target: tuple[str, s
 
 def _commit_then_die(kind: str, where: str) -> None:
     store = open_store(kind, where)
-    store.append("crash", [rec(2)], scan=("scan-9", 200, {"card": "X"}))
+    store.append("crash", [rec(2)], scan=(("camera", "scan-9"), 200, {"card": "X"}))
     os._exit(0)  # killed between the commit and any acknowledgement
 
 
@@ -137,5 +141,5 @@ def test_a_commit_survives_a_process_killed_before_it_answered(
     assert p.exitcode == 0
     # Another process sees the write, and the scan id answers a retried scan the same way.
     assert [r.seq for r in store.records_after("crash", 0)] == [1, 2]
-    assert store.scan("crash", "scan-9") == (200, {"card": "X"})
+    assert store.scan("crash", ("camera", "scan-9")) == (200, {"card": "X"})
     store.close()
