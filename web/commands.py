@@ -33,6 +33,9 @@ def register(cli: Any) -> None:
                         "COMPANION_DATABASE_URL)")
     p.add_argument("--db-pool", type=int, default=8,
                    help="PostgreSQL connections this process may hold (default 8)")
+    p.add_argument("--streams-per-client", type=int, default=16, metavar="N",
+                   help="event streams one client address may hold open (default 16; a "
+                        "cap against a client starving the server)")
     p.add_argument("--behind-proxy", type=int, default=0, metavar="HOPS",
                    help="trust X-Forwarded-For/-Proto/-Host from this many reverse proxies "
                         "(nginx, Caddy); default 0")
@@ -76,7 +79,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base,
                           "CAMERA_PREVIEW": args.camera_preview, "DATABASE": args.database,
-                          "DB_POOL": args.db_pool, "PROXY_HOPS": args.behind_proxy})
+                          "DB_POOL": args.db_pool, "PROXY_HOPS": args.behind_proxy,
+                          "SSE_MAX_PER_CLIENT": max(1, args.streams_per_client)})
     except RuntimeError as exc:  # PostgreSQL unreachable: said without the password
         print(f"companion: {exc}", file=sys.stderr)
         return 2

@@ -222,3 +222,16 @@ def test_the_documented_nginx_passes_event_streams_unbuffered(pg_url: str,
             p.wait(timeout=30)
             if p.stdout is not None:
                 p.stdout.close()
+
+
+@pytest.mark.slow
+def test_the_scale_bench_loses_and_duplicates_nothing(pg_url: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """``companion bench web --database`` at a small size: its figures come out and no event
+    is lost, duplicated or refused (it times nothing here)."""
+    from web.bench_scale import run_scale_bench
+
+    assert run_scale_bench(pg_url, processes=2, tables=6, streams=12, rate=5, seconds=2,
+                           burst=1) == 0
+    out = capsys.readouterr().out
+    assert "PostgreSQL, 2 processes" in out and "SQLite, 1 process" in out
