@@ -40,7 +40,7 @@ from flask import Flask
 from companion.runs import RunStore
 from web.broker import Broker
 from web.guard import RateLimit
-from web.store import Store
+from web.store import EventStore, Store
 from web.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ DEFAULTS: dict[str, Any] = {
 class Services:
     """The resources one app owns, with an explicit lifecycle (``close``)."""
 
-    store: Store
+    store: EventStore
     runs: RunStore
     tables: Tables
     broker: Broker
@@ -101,7 +101,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                ".venv/bin/pip install 'psycopg[binary,pool]'") from None
 
         pg = PgStore(url, max_connections=int(app.config["DB_POOL"]))
-        store: Store = pg  # type: ignore[assignment]
+        store: EventStore = pg
         runs: RunStore = PgRunStore(pg)  # type: ignore[assignment]
         tables = Tables(store, runs, shared=True, abandoned_after=abandoned)
         pg.listen(broker.publish)

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from companion.errors import CompanionError, StaleVersion
 
@@ -124,6 +124,43 @@ class DamagedTable:
     id: str
     game: str
     why: str
+
+
+class EventStore(Protocol):
+    """What the web needs of a store; ``Store`` (SQLite) and ``web.pgstore.PgStore``
+    (PostgreSQL) both provide it, and ``tests/web/test_store_contract.py`` holds both to it.
+
+    ``append`` raises ``StaleVersion`` when a record's seq is taken (another process wrote
+    first) and ``StorageUnavailable`` when nothing can be written; either way nothing is.
+    """
+
+    @property
+    def journal_mode(self) -> str: ...
+
+    def create_table(self, table_id: str, game: str, config: dict[str, Any], created: float,
+                     records: Iterable[Record]) -> None: ...
+
+    def append(self, table_id: str, records: Iterable[Record], *,
+               void: Iterable[int] = (), voided_by: int | None = None,
+               scan: tuple[ScanKey, int, dict[str, Any]] | None = None) -> None: ...
+
+    def delete_table(self, table_id: str, when: float) -> None: ...
+
+    def deleted_ids(self) -> dict[str, float]: ...
+
+    def table_ids(self) -> list[str]: ...
+
+    def load_table(self, table_id: str) -> StoredTable | DamagedTable | None: ...
+
+    def load_all(self) -> list[StoredTable | DamagedTable]: ...
+
+    def records_after(self, table_id: str, seq: int) -> list[Record]: ...
+
+    def scan(self, table_id: str, key: ScanKey) -> tuple[int, dict[str, Any]] | None: ...
+
+    def counts(self) -> dict[str, int]: ...
+
+    def close(self) -> None: ...
 
 
 class Store:

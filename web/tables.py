@@ -38,7 +38,7 @@ from companion.errors import (
 from companion.registry import build_setup, find_rules
 from companion.runs import PrintRun, RunBook, RunStore
 from companion.zones import parse_zone
-from web.store import DamagedTable, Record, ScanKey, Store, StoredTable
+from web.store import DamagedTable, EventStore, Record, ScanKey, StoredTable
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ class Table:
                       code="bad_token", status=403)
 
     # -- catching up (many processes, one database) ------------------------------------
-    def catch_up(self, store: Store) -> int:
+    def catch_up(self, store: EventStore) -> int:
         """Apply the records other processes wrote since this copy's version; returns how
         many. A process keeps tables as a cache of the store's logs (issue 15)."""
         with self.lock:
@@ -149,7 +149,7 @@ class Table:
                 self.records.append(rec)
             return len(new)
 
-    def remembered_scan(self, store: Store, key: ScanKey) -> bool:
+    def remembered_scan(self, store: EventStore, key: ScanKey) -> bool:
         """Whether another process answered this sender's scan id already (then it is in
         ``scans``)."""
         found = store.scan(self.id, key)
@@ -284,7 +284,7 @@ class Table:
                 f"{type(exc).__name__}"
             ) from None
 
-    def play(self, store: Store, event: Mapping[str, Any], viewer: Viewer, *,
+    def play(self, store: EventStore, event: Mapping[str, Any], viewer: Viewer, *,
              version: Any = None, scan_id: ScanKey | None = None,
              respond: Callable[[list[Record]], dict[str, Any]] | None = None,
              ) -> list[Record]:
@@ -365,7 +365,7 @@ class Table:
         group = self._undo_group()
         return group[0].ruling if group else None
 
-    def undo(self, store: Store, viewer: Viewer, *, version: Any = None) -> Record:
+    def undo(self, store: EventStore, viewer: Viewer, *, version: Any = None) -> Record:
         """Void the last play (and the chance events it made) by replay (C-3).
 
         The voided records stay in the log, marked. What was undone is said to each viewer
@@ -408,7 +408,7 @@ class Table:
                 raise
             return rec
 
-    def set_timer(self, store: Store, seconds: Any, viewer: Viewer, *,
+    def set_timer(self, store: EventStore, seconds: Any, viewer: Viewer, *,
                   version: Any = None) -> Record:
         """Set the per-turn timer (0 switches it off); raises ``MalformedEvent``."""
         if not isinstance(seconds, int) or isinstance(seconds, bool) or not (
@@ -441,7 +441,7 @@ class Table:
 class Tables:
     """Every table of the server: created here, rebuilt from the store on start."""
 
-    def __init__(self, store: Store, runs: RunStore, *, shared: bool = False,
+    def __init__(self, store: EventStore, runs: RunStore, *, shared: bool = False,
                  abandoned_after: float = ABANDONED_AFTER) -> None:
         self.store = store
         self.runs = runs
