@@ -305,7 +305,7 @@ KIND_MARK = {"weapon": "W", "challenge": "?", "chance": "!", "blessing": "+1", "
 
 def board_pages(doc: Document, paper: str) -> list[dict[str, Any]]:
     """The Mountains & Rivers board (MR-1): one A3 sheet, or tiled on A4/Letter."""
-    from companion.games.mountains_board import load_board
+    from companion.games.mountains import load_board
 
     board = load_board()
     legend_h = 46.0

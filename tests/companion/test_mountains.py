@@ -19,8 +19,8 @@ from companion.errors import (
     OutOfTurn,
 )
 from companion.games.mountains import RULES, move_steps, order_needs, reachable_moves
-from companion.games.mountains_board import load_board, reachable
-from companion.games.mountains_state import MountainsState
+from companion.games.mountains.board import load_board, reachable
+from companion.games.mountains.state import MountainsState
 
 
 def refused(m: Any, event: dict[str, Any], err: type[CompanionError], rule: str | None,

@@ -8,8 +8,8 @@ from test_mountains_helpers import at, play, put, serial, to_play, turn_of
 from companion.engine import evolve as replace
 from companion.errors import IllegalPlay
 from companion.games.mountains import RULES, move_steps
-from companion.games.mountains_skills import cost
-from companion.games.mountains_state import MountainsState
+from companion.games.mountains.skills import cost
+from companion.games.mountains.state import MountainsState
 
 
 def table(first: str, *, tile: str = "E5") -> MountainsState:

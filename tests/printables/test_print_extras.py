@@ -12,7 +12,7 @@ from pdf_probe import line_centres, render, text_of
 
 from companion import tablemat
 from companion.cards import load_deck
-from companion.games.mountains_board import load_board
+from companion.games.mountains import load_board
 from printables.extras import SQUARE, calibration_targets, token_spec
 from printables.geometry import PrintError, printable_area
 from printables.jobs import PrintOptions, build

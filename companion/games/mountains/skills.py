@@ -38,7 +38,7 @@ from typing import Any
 
 from companion.engine import Event, evolve, require
 from companion.errors import IllegalPlay, MalformedEvent
-from companion.games.mountains_state import (
+from companion.games.mountains.state import (
     MountainsState,
     Pending,
     discard,

@@ -16,7 +16,8 @@ from typing import Any
 
 from companion.cards import CardFace
 from companion.engine import evolve
-from companion.games.mountains_board import Board, reachable
+from companion.games.mountains.board import Board, reachable
+from companion.words import names
 
 START_HP = 10
 
@@ -245,14 +246,14 @@ def defeat_and_finish(s: MountainsState, before: tuple[int, ...]) -> tuple[Mount
         siphon=tuple(x for x in s.siphon if s.player(x[0]).alive),
         skip_move=frozenset(x for x in s.skip_move if s.player(x).alive),
     )
-    names = " and ".join(s.name(x) for x in fallen)
-    text = f"{names} {'is' if len(fallen) == 1 else 'are'} out at 0 HP; their weapons go to " \
+    who = names(s.name(x) for x in fallen)
+    text = f"{who} {'is' if len(fallen) == 1 else 'are'} out at 0 HP; their weapons go to " \
            "the weapon discard pile (MR-10)"
     living = s.living
     if len(living) <= 1:
         winners = living if living else tuple(x for x in before if x in fallen)
         s = evolve(s, phase="over", finished=True, winners=winners, pending=())
-        won = " and ".join(s.name(x) for x in winners)
+        won = names(s.name(x) for x in winners)
         text += f". {won} {'wins' if len(winners) == 1 else 'share the win'}!"
     elif not s.player(s.turn).alive:
         s, nxt = begin_turn(s, next_seat(s, s.turn))

@@ -8,8 +8,8 @@ table; ``actions`` lists only what that seat may do now.
 from __future__ import annotations
 
 from companion.engine import JSONDict
-from companion.games import mountains_skills as skills
-from companion.games.mountains_state import (
+from companion.games.mountains import skills
+from companion.games.mountains.state import (
     DECKS,
     MountainsState,
     Pending,
@@ -23,6 +23,7 @@ from companion.games.mountains_state import (
     usable_weapons,
     weapon_damage,
 )
+from companion.words import names
 
 
 # -- words --------------------------------------------------------------------------------
@@ -43,10 +44,10 @@ def pending_text(s: MountainsState, p: Pending) -> str:
 
 def prompt(s: MountainsState) -> str:
     if s.finished:
-        won = " and ".join(s.name(x) for x in s.winners)
+        won = names(s.name(x) for x in s.winners)
         return f"Game over: {won} {'wins' if len(s.winners) == 1 else 'share the win'}."
     if s.phase == "order":
-        who = ", ".join(s.name(x) for x in order_needs(s))
+        who = names(s.name(x) for x in order_needs(s))
         return f"Roll a die for the pick order: {who}."
     if s.phase == "pick":
         picker = s.pick_order[sum(1 for p in s.players if p.character)]

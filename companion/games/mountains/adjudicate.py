@@ -1,96 +1,33 @@
-"""The Classic of Mountains & Rivers (seed 003, rulings MR-1..MR-11): the rules engine.
+"""Mountains & Rivers adjudication (MR-2..MR-10): each event, validated and resolved.
 
-A board game for 2-4 players: move your token over a 9 x 9 board (``mountains_board``),
-draw weapons, challenge and chance cards from the tiles you land on, attack with weapons
-and skills (``mountains_skills``), and be the last one standing.
-
-Phases: ``order`` (everyone rolls a die for the pick order, ties re-roll, MR-3), ``pick``
-(in that order each player blindly draws a character card and shows it in their seat zone),
-``corner`` (the first picker chooses the start corner, MR-2), ``play``, ``over``.
-
-Events (every event by a seat carries ``"seat"``; ``dice`` may be given as ``"dice": [a, b]``
-or as ``"die": a`` with ``"die2": b``; every die is 1-6):
-
-* ``{"type": "roll", "seat", "dice"}``: a die roll (MR-11). Pick-order rolls, the movement
-  roll (one die; two in the final showdown, MR-5) and the die of a skill 1 (Qing Luan,
-  Ling Yu). With option ``dice: "companion"`` the companion makes these events itself
-  (``Rules.chance``, marked ``"by": "companion"``, C-4).
-* ``{"type": "scan", "card": SERIAL, "zone": "seat:<n>", "override"?: true}``: a card drawn
-  and shown by seat n (C-6): a character pick, or a weapon, challenge or chance card the
-  table is waiting for. A card that is not in its pile is refused (C-1) unless overridden.
-* ``{"type": "corner", "seat", "corner": "A1"|"I1"|"I9"|"A9"}``: the start corner (MR-2).
-* ``{"type": "move", "seat", "to": TILE}``: move the token to a reachable tile (MR-5); the
-  tile activates (MR-6).
-* ``{"type": "attack", "seat", "strikes": [{"card": SERIAL, "target": SEAT}, ...]}``: one or
-  two weapons, each on a target in its range (MR-7). Also ``card``/``target`` (and
-  ``card2``/``target2``) as flat fields; ``card2`` null or absent: one weapon; ``target2``
-  null or absent: the second weapon strikes ``target``.
-* ``{"type": "skill", "seat", "skill": "basic"|"1"|"2"|"3", ...}``: parameters
-  ``target``, ``card``, ``tile``, ``add`` as the skill needs (``mountains_skills``, MR-8).
-* ``{"type": "result", "winner": SEAT, "loser": SEAT}`` (or ``"outcome": [winner, loser]``,
-  as the result action offers it): who won the challenge mini-game; one of them is the
-  player who drew the card (MR-9). ``seat`` is optional.
-* ``{"type": "discard", "seat", "card"}``: the weapon a seat discards (a chance or
-  challenge penalty). ``{"type": "take", "seat", "card"}``: the weapon a seat takes from
-  the loser of a challenge.
-* ``{"type": "end", "seat"}``: end the turn; only after movement (MR-4).
-
-View keys (``view``, built in ``mountains_view``): ``game``, ``phase``, ``dice_mode``,
-``you``, ``players`` (seat, name, character, character_name, element, hp, alive, tile,
-weapons [card, name, element, attack, range, usable], effects), ``board``
-(``mountains_board.Board.describe``), ``start``, ``end``, ``turn``, ``turn_no``,
-``actions_left`` (movement, attack, skill), ``roll``, ``extra_dice``, ``move_bonus``,
-``move_options`` (step counts allowed), ``reachable`` ([{tile, to}] for the player whose
-turn it is), ``showdown``, ``double_range``, ``boosted``, ``piles`` (counts per pile and
-discard pile), ``pending`` (what the table waits for), ``order_rolls``, ``pick_order``,
-``prompt``, ``ruling``, ``finished``, ``winners``. ``referee_view`` adds ``places`` (every
-serial) and ``counts``. Nothing is hidden in this game: every seat sees the same view.
-
-Modules: ``mountains_board`` (board data, ``reachable``), ``mountains_state`` (state, the
-small pure steps, derived facts such as ``move_steps`` and ``reachable_moves``),
-``mountains_skills`` (the sixteen skills), ``mountains_view`` (views, prompts, actions).
+The heart a rules lawyer reads: one handler per event type, each validating first (raising a
+precise ``CompanionError`` and changing nothing) and returning the next state with what
+happened. Skills are decided in ``skills``, the board's geometry in ``board``, the small
+steps (HP, draws, defeat) in ``state``.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
 
-from companion.engine import (
-    OUT,
-    Event,
-    JSONDict,
-    Option,
-    Rules,
-    Setup,
-    event_type,
-    evolve,
-    require,
-    seat_zone,
-)
+from companion.engine import Event, event_type, evolve, require, seat_zone
 from companion.errors import (
-    BadSetup,
     CardNotAvailable,
-    GameOver,
     IllegalPlay,
     MalformedEvent,
     OutOfTurn,
     UnknownCard,
 )
-from companion.games import mountains_skills as skills
-from companion.games.mountains_board import can_reach, load_board
-from companion.games.mountains_state import (
-    DECKS,
+from companion.games.mountains import skills
+from companion.games.mountains.board import can_reach
+from companion.games.mountains.state import (
     START_HP,
     MountainsState,
     Pending,
-    Player,
     apply_effect,
     begin_turn,
     bump,
     change_hp,
-    defeat_and_finish,
     discard,
     draw,
     hit,
@@ -100,17 +37,12 @@ from companion.games.mountains_state import (
     order_needs,
     pile,
     reachable_moves,
-    roll_due,
     seat_place,
     set_player,
-    targets_in_range,
-    usable_weapons,
     weapon_damage,
     weapon_range,
 )
-from companion.games.mountains_view import actions, pending_text, view
-
-__all__ = ["RULES", "MountainsRules", "MountainsState", "move_steps", "reachable_moves"]
+from companion.games.mountains.view import pending_text
 
 
 def _dice(event: Event, count: int) -> tuple[int, ...]:
@@ -157,121 +89,6 @@ def _strikes(event: Event) -> list[tuple[str, int]]:
         out.append((str(require(event, "card2", str)), int(target2)))
     return out
 
-
-class MountainsRules(Rules[MountainsState]):
-    """The Classic of Mountains & Rivers: MR-1..MR-11."""
-
-    id: ClassVar[str] = "mountains"
-    title: ClassVar[str] = "The Classic of Mountains & Rivers"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    options: ClassVar[tuple[Option, ...]] = (
-        Option("dice", "physical", "MR-11",
-               "physical: players roll real dice and enter them; companion: the companion "
-               "rolls", choices=("physical", "companion")),
-    )
-    zones: ClassVar[tuple[str, ...]] = ("seat:<n>",)
-
-    # -- start ----------------------------------------------------------------------------
-    def start(self, setup: Setup) -> MountainsState:
-        if not self.min_players <= len(setup.players) <= self.max_players:
-            raise BadSetup(f"{self.title} takes 2-4 players, got {len(setup.players)}")
-        board = load_board()
-        places: dict[str, str] = {}
-        have = dict.fromkeys(DECKS, 0)
-        for serial, face in sorted(setup.cards.items()):
-            if face.deck not in have:
-                raise BadSetup(f"card {serial!r} is of an unknown deck {face.deck!r}")
-            first_set = min((v for k, v in setup.sets.items()
-                             if setup.cards[k].deck == face.deck), default=0)
-            if setup.sets.get(serial, first_set) != first_set:
-                places[serial] = OUT  # one printed set of each deck plays
-                continue
-            places[serial] = pile(face.deck)
-            have[face.deck] += 1
-        if have["character"] < len(setup.players):
-            raise BadSetup(f"{len(setup.players)} players need {len(setup.players)} character "
-                           f"cards; the print runs hold {have['character']}")
-        players = tuple(Player(i, n) for i, n in enumerate(setup.players, 1))
-        return MountainsState(
-            board=board,
-            faces=dict(setup.cards),
-            dice_mode=str(setup.options.get("dice", "physical")),
-            players=players,
-            places=places,
-            order_rolls=tuple(() for _ in players),
-        )
-
-    # -- apply ----------------------------------------------------------------------------
-    def apply(self, state: MountainsState, event: Event) -> MountainsState:
-        kind = event_type(event)
-        if state.finished:
-            raise GameOver(f"the game is over; {kind!r} is not accepted")
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise MalformedEvent(f"unknown event type {kind!r}; expected one of "
-                                 f"{sorted(_HANDLERS)}")
-        before = state.living
-        s, text = handler(state, event)
-        if s.phase == "play":
-            s, fell = defeat_and_finish(s, before)
-            if fell:
-                text = f"{text}. {fell}"
-        return evolve(s, ruling=_sentence(text))
-
-    # -- chance (C-4, MR-11) --------------------------------------------------------------
-    def chance(self, state: MountainsState, rng: random.Random) -> Event | None:
-        if state.dice_mode != "companion" or state.finished:
-            return None
-        due = roll_due(state)
-        if due is None:
-            return None
-        seat, count = due
-        return {"type": "roll", "seat": seat, "dice": [rng.randint(1, 6) for _ in range(count)],
-                "by": "companion"}
-
-    # -- random legal play ----------------------------------------------------------------
-    def random_play(self, state: MountainsState, rng: random.Random) -> Event | None:
-        return _random_play(self, state, rng)
-
-    # -- views ----------------------------------------------------------------------------
-    def view(self, state: MountainsState, seat: int | None) -> JSONDict:
-        return view(state, seat)
-
-    def referee_view(self, state: MountainsState) -> JSONDict:
-        v = view(state, None)
-        v["places"] = dict(sorted(state.places.items()))
-        v["counts"] = dict(state.counts)
-        return v
-
-    def actions(self, state: MountainsState, seat: int | None) -> list[JSONDict]:
-        return actions(state, seat)
-
-    def places(self, state: MountainsState) -> Mapping[str, str]:
-        return dict(state.places)
-
-    def stats(self, state: MountainsState) -> dict[str, float]:
-        c = dict(state.counts)
-        return {
-            "adjudications": float(c.get("moves", 0) + c.get("attacks", 0) + c.get("skills", 0)),
-            "moves": float(c.get("moves", 0)),
-            "attacks": float(c.get("attacks", 0)),
-            "skills": float(c.get("skills", 0)),
-            "turns": float(state.turn_no),
-            "hp_lost": float(c.get("hp_lost", 0)),
-            "cards_drawn": float(c.get("draws", 0)),
-        }
-
-
-RULES = MountainsRules()
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 # -- handlers -----------------------------------------------------------------------------
@@ -593,7 +410,7 @@ def _on_end(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     return s, f"{s.name(seat)} ends the turn. {text}"
 
 
-_HANDLERS = {
+HANDLERS = {
     "roll": _on_roll,
     "scan": _on_scan,
     "corner": _on_corner,
@@ -608,83 +425,3 @@ _HANDLERS = {
 
 
 # -- random legal play (simulations, property tests) ---------------------------------------
-def _random_play(
-    rules: MountainsRules, s: MountainsState, rng: random.Random
-) -> Event | None:
-    if s.finished:
-        return None
-    due = roll_due(s)
-    if due is not None and (s.phase == "order" or (s.pending and s.pending[0].kind == "roll")):
-        return {"type": "roll", "seat": due[0], "dice": [rng.randint(1, 6) for _ in range(due[1])]}
-    if s.phase == "pick":
-        picker = s.pick_order[sum(1 for p in s.players if p.character)]
-        return {"type": "scan", "card": rng.choice(sorted(s.in_place(pile("character")))),
-                "zone": seat_place(picker)}
-    if s.phase == "corner":
-        return {"type": "corner", "seat": s.pick_order[0], "corner": rng.choice(s.board.corners)}
-    if s.pending:
-        p = s.pending[0]
-        if p.kind == "draw":
-            return {"type": "scan", "card": rng.choice(sorted(s.in_place(pile(p.deck)))),
-                    "zone": seat_place(p.seat)}
-        if p.kind == "result":
-            opp = rng.choice([y for y in s.living if y != p.seat])
-            pair = [p.seat, opp]
-            rng.shuffle(pair)
-            return {"type": "result", "winner": pair[0], "loser": pair[1]}
-        owner = p.seat if p.kind == "discard" else p.other
-        return {"type": p.kind, "seat": p.seat,
-                "card": rng.choice(p.cards or s.player(owner).weapons)}
-    x = s.turn
-    if due is not None:
-        return {"type": "roll", "seat": x, "dice": [rng.randint(1, 6) for _ in range(due[1])]}
-    # Attack whenever a weapon reaches someone (keeps random games finite), skills sometimes.
-    if not s.attacked and rng.random() < 0.9:
-        strikes: list[JSONDict] = []
-        for w in usable_weapons(s, x):
-            tg = targets_in_range(s, x, w)
-            if tg and len(strikes) < 2:
-                strikes.append({"card": w, "target": rng.choice(tg)})
-        if strikes:
-            return {"type": "attack", "seat": x, "strikes": strikes}
-    if not s.skilled and rng.random() < 0.35:
-        slots = [it["value"] for it in skills.skill_choices(s, x) if "why" not in it]
-        rng.shuffle(slots)
-        for slot in slots:
-            ev = _random_skill(s, x, slot, rng)
-            try:
-                rules.apply(s, ev)
-            except (IllegalPlay, MalformedEvent, CardNotAvailable):
-                continue
-            return ev
-    if not s.moved:
-        moves = reachable_moves(s)
-        if moves:
-            return {"type": "move", "seat": x, "to": rng.choice(sorted(moves))}
-    return {"type": "end", "seat": x}
-
-
-def _random_skill(s: MountainsState, x: int, slot: str, rng: random.Random) -> Event:
-    ev: dict[str, Any] = {"type": "skill", "seat": x, "skill": slot}
-    sk = skills.skill_of(s, x, slot)
-    others = [y for y in s.living if y != x]
-    if "card" in sk.params and "other" in sk.params:
-        armed = [y for y in others if s.player(y).weapons]
-        if armed:
-            t = rng.choice(armed)
-            ev["target"] = t
-            ev["card"] = rng.choice(s.player(t).weapons)
-        return ev
-    if "other" in sk.params:
-        ev["target"] = rng.choice(others)
-    if "any" in sk.params:
-        ev["target"] = rng.choice(list(s.living))
-    if "card" in sk.params:
-        usable = usable_weapons(s, x)
-        if usable:
-            ev["card"] = rng.choice(usable)
-    if "tile" in sk.params:
-        ev["tile"] = rng.choice(sorted(s.board.tiles))
-    if "add" in sk.params:
-        ev["add"] = rng.choice([1, 2])
-    return ev
