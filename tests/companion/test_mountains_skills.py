@@ -6,7 +6,7 @@ import pytest
 from test_mountains_helpers import at, play, put, serial, to_play, turn_of
 
 from companion.engine import evolve as replace
-from companion.errors import IllegalPlay
+from companion.errors import CardNotAvailable, IllegalPlay
 from companion.games.mountains import RULES, move_steps
 from companion.games.mountains.skills import cost
 from companion.games.mountains.state import MountainsState
@@ -87,7 +87,8 @@ def test_xi_bian_skill1_attackers_lose_1_hp_per_attack_until_her_next_turn() -> 
 
 def test_xi_bian_skill2_player_discards_weapon_of_her_choice() -> None:
     s = put(table("xi-bian"), 2, weapons=("wind-bow", "rain-bow"))
-    with pytest.raises(IllegalPlay, match="not a weapon of Bo"):
+    # C-7: the one refusal for any card Bo does not hold, wherever it is (no oracle).
+    with pytest.raises(CardNotAvailable, match="not a weapon Bo holds"):
         skill(s, "2", target=2, card=serial(s, "jade-axe"))
     s = skill(s, "2", target=2, card=serial(s, "rain-bow"))
     assert s.places[serial(s, "rain-bow")] == "discard:weapon"

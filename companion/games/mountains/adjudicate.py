@@ -30,6 +30,7 @@ from companion.games.mountains.state import (
     change_hp,
     discard,
     draw,
+    held_weapon,
     hit,
     move_card,
     move_steps,
@@ -149,18 +150,51 @@ def _no_pending(s: MountainsState) -> None:
         raise IllegalPlay(f"first: {pending_text(s, s.pending[0])}", rule="MR-9")
 
 
+def _sender(s: MountainsState, event: Event) -> int | None:
+    """The seat that sent ``event`` (C-7: the web sets it from the seat token), if any."""
+    return _seat(s, event) if "seat" in event else None
+
+
+def unavailable(s: MountainsState, seat: int, typed: str, expect: str) -> CardNotAvailable:
+    """The one refusal a seat gets for any card it may not show now (C-7: no oracle).
+
+    It names the card as the seat typed it and never says where the card really is, so a
+    card in a face-down pile reads the same as any other card not available to them.
+    """
+    return CardNotAvailable(f"{typed!r} is not a {expect} card {s.name(seat)} can show now: "
+                            f"draw one from the {expect} pile", rule="C-1")
+
+
+def _scan_card(s: MountainsState, typed: str, expect: str) -> str:
+    """The serial meant by ``typed``: a serial, or a face id (C-1: the engine picks a copy
+    in the pile the table waits on, else any copy, for the refusal). Raises ``UnknownCard``.
+    """
+    if typed in s.places:
+        return typed
+    copies = sorted(c for c, f in s.faces.items() if f.id == typed)
+    if not copies:
+        raise UnknownCard(f"card {typed!r} is not part of this table")
+    return next((c for c in copies if s.places[c] == pile(expect)), copies[0])
+
+
 def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
-    card = str(require(event, "card", str))
+    typed = str(require(event, "card", str))
+    sender = _sender(s, event)
     # A scan entered by hand from an action form may name the seat instead of the zone.
-    zone = str(require(event, "zone", str)) if "zone" in event or "seat" not in event \
-        else seat_place(_seat(s, event))
+    zone = str(require(event, "zone", str)) if "zone" in event or sender is None \
+        else seat_place(sender)
     seat = seat_zone(zone, len(s.players))
     if seat is None:
         raise MalformedEvent(f"Mountains & Rivers cards are shown in a seat zone, not {zone!r}")
-    if card not in s.places:
-        raise UnknownCard(f"card {card!r} is not part of this table")
-    face = s.face(card)
     override = event.get("override") is True
+    # C-7: who acts is checked before the card is looked at, so a refusal says nothing
+    # about the card; a seat shows cards only in its own zone and never overrides (C-1).
+    if sender is not None and sender != seat:
+        raise OutOfTurn(f"{s.name(sender)} shows cards only in their own seat zone, not in "
+                        f"{zone!r}", rule="C-7")
+    if sender is not None and override:
+        raise OutOfTurn(f"only the referee overrides a refusal, not {s.name(sender)}",
+                        rule="C-1")
     if s.phase == "pick":
         picker = s.pick_order[sum(1 for p in s.players if p.character)]
         if seat != picker:
@@ -169,23 +203,27 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     else:
         pend = next((p for p in s.pending if p.kind == "draw" and p.seat == seat), None)
         if pend is None:
-            raise IllegalPlay(f"{s.name(seat)} is not drawing a card now ({card!r} in {zone!r})",
+            raise IllegalPlay(f"{s.name(seat)} is not drawing a card now ({typed!r} in {zone!r})",
                               rule="MR-6")
         expect = pend.deck
-    if face.deck != expect:
-        raise CardNotAvailable(f"{card!r} is a {face.deck} card; {s.name(seat)} is drawing a "
-                               f"{expect} card", rule="C-1")
+    card = _scan_card(s, typed, expect)
+    face = s.face(card)
     where = s.places[card]
+    if sender is not None and (face.deck != expect or where != pile(expect)):
+        raise unavailable(s, seat, typed, expect)
+    if face.deck != expect:
+        raise CardNotAvailable(f"{typed!r} is a {face.deck} card; {s.name(seat)} is drawing a "
+                               f"{expect} card", rule="C-1")
     if where != pile(expect) and not override:
-        raise CardNotAvailable(f"{card!r} ({face.name}) is in {where!r}, not in the {expect} "
+        raise CardNotAvailable(f"{typed!r} ({face.name}) is in {where!r}, not in the {expect} "
                                "pile", rule="C-1")
     if expect == "character" and where.startswith("seat:"):
-        raise CardNotAvailable(f"{face.name} ({card!r}) was already picked; a character "
+        raise CardNotAvailable(f"{face.name} ({typed!r}) was already picked; a character "
                                "belongs to one player", rule="C-1")
     holder = next((p for p in s.players if p.character == face.id), None)
     if expect == "character" and holder is not None:
         # Another printed copy (of a run out of play) cannot make a second one (MR-2).
-        raise CardNotAvailable(f"{holder.name} is already {face.name}; {card!r} is another "
+        raise CardNotAvailable(f"{holder.name} is already {face.name}; {typed!r} is another "
                                "copy of that character card", rule="C-1")
     forced = f" (referee override: it was in {where})" if where != pile(expect) else ""
     if s.phase == "pick":
@@ -315,9 +353,10 @@ def _on_attack(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         raise IllegalPlay("each weapon strikes once per attack", rule="MR-7")
     damage: dict[int, int] = {}
     parts = []
+    strikes = [(held_weapon(s, seat, card), target) for card, target in strikes]
+    if len({c for c, _ in strikes}) != len(strikes):
+        raise IllegalPlay("each weapon strikes once per attack", rule="MR-7")
     for card, target in strikes:
-        if card not in s.player(seat).weapons:
-            raise CardNotAvailable(f"{card!r} is not one of {name}'s weapons", rule="C-1")
         if card in s.fresh:
             raise IllegalPlay(f"{s.weapon_label(card)} was drawn this turn and cannot be used "
                               "until a later turn", rule="MR-7")
@@ -367,6 +406,11 @@ def _on_result(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     if winner == loser or pend.seat not in (winner, loser):
         raise IllegalPlay(f"the challenge is between {s.name(pend.seat)} and an opponent; got "
                           f"winner {winner!r}, loser {loser!r}", rule="MR-9")
+    sender = _sender(s, event)
+    if sender is not None and sender not in (winner, loser):
+        # C-7: the players in the mini-game, or the referee (no sender), enter its result.
+        raise OutOfTurn(f"{s.name(sender)} did not play this mini-game; {s.name(winner)} or "
+                        f"{s.name(loser)} (or the referee) enters who won", rule="C-7")
     rest = list(s.pending)
     rest.remove(pend)
     s = evolve(s, pending=tuple(rest))
@@ -384,12 +428,9 @@ def _on_pick_weapon(s: MountainsState, event: Event) -> tuple[MountainsState, st
     if pend is None:
         raise IllegalPlay(f"{s.name(seat)} has no weapon to {kind} now", rule="MR-9")
     owner = seat if kind == "discard" else pend.other
-    if pend.cards:  # taken from a loser who fell: among the weapons they had (MR-9, MR-10)
-        if card not in pend.cards or s.places[card] != discard("weapon"):
-            raise CardNotAvailable(f"{card!r} is not one of the weapons {s.name(owner)} had",
-                                   rule="C-1")
-    elif card not in s.player(owner).weapons:
-        raise CardNotAvailable(f"{card!r} is not a weapon of {s.name(owner)}'s", rule="C-1")
+    # Taken from a loser who fell: among the weapons they had (MR-9, MR-10).
+    had = tuple(c for c in pend.cards if s.places[c] == discard("weapon"))
+    card = held_weapon(s, owner, card, among=had if pend.cards else None)
     rest = list(s.pending)
     rest.remove(pend)
     s = evolve(s, pending=tuple(rest))

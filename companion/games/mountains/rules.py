@@ -92,6 +92,22 @@ class MountainsRules(Rules[MountainsState]):
                "rolls", choices=("physical", "companion")),
     )
     zones: ClassVar[tuple[str, ...]] = ("seat:<n>",)
+    # C-7: "seat" is the sender (the web sets it from the seat token; absent: the referee or
+    # the camera); "override" only on a scan, for the referee (C-1); "by" marks a roll the
+    # companion made (C-4).
+    event_fields: ClassVar[Mapping[str, frozenset[str]]] = {
+        "roll": frozenset({"seat", "dice", "die", "die2", "by"}),
+        "scan": frozenset({"seat", "card", "zone", "override"}),
+        "corner": frozenset({"seat", "corner"}),
+        "move": frozenset({"seat", "to"}),
+        "stairs": frozenset({"seat", "take"}),
+        "attack": frozenset({"seat", "strikes", "card", "target", "card2", "target2"}),
+        "skill": frozenset({"seat", "skill", "target", "card", "tile", "add"}),
+        "result": frozenset({"seat", "winner", "loser", "outcome"}),
+        "discard": frozenset({"seat", "card"}),
+        "take": frozenset({"seat", "card"}),
+        "end": frozenset({"seat"}),
+    }
 
     # -- start ----------------------------------------------------------------------------
     def start(self, setup: Setup) -> MountainsState:

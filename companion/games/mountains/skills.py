@@ -43,6 +43,7 @@ from companion.games.mountains.state import (
     Pending,
     discard,
     draw,
+    held_weapon,
     hit,
     move_card,
     seat_place,
@@ -198,10 +199,7 @@ def _target(s: MountainsState, seat: int, event: Event, *, others_only: bool) ->
 
 
 def _their_weapon(s: MountainsState, target: int, event: Event) -> str:
-    card = require(event, "card", str)
-    if card not in s.player(target).weapons:
-        raise IllegalPlay(f"{card!r} is not a weapon of {s.name(target)}'s", rule="C-1")
-    return str(card)
+    return held_weapon(s, target, str(require(event, "card", str)))
 
 
 def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[MountainsState, str]:

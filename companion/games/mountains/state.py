@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.cards import CardFace
 from companion.engine import evolve
+from companion.errors import CardNotAvailable
 from companion.games.mountains.board import Board, reachable
 from companion.words import names
 
@@ -450,6 +451,22 @@ def targets_in_range(s: MountainsState, seat: int, serial: str) -> list[int]:
         if x != seat and t is not None and s.board.distance(me, t) <= weapon_range(s, serial):
             out.append(x)
     return out
+
+
+def held_weapon(s: MountainsState, owner: int, typed: str,
+                among: tuple[str, ...] | None = None) -> str:
+    """The weapon ``typed`` names among ``owner``'s weapons (or ``among``, the weapons a
+    fallen loser had): a serial or a face id. Raises ``CardNotAvailable`` (C-1), in one
+    wording for every other card, wherever it really is (C-7: no oracle).
+    """
+    pool = among if among is not None else s.player(owner).weapons
+    if typed in pool:
+        return typed
+    match = [w for w in pool if s.faces[w].id == typed]
+    if match:
+        return match[0]
+    had = "had" if among is not None else "holds"
+    raise CardNotAvailable(f"{typed!r} is not a weapon {s.name(owner)} {had}", rule="C-1")
 
 
 def usable_weapons(s: MountainsState, seat: int) -> list[str]:
