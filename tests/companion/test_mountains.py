@@ -152,16 +152,25 @@ def test_mr5_one_way_arrows() -> None:
     assert "F5" not in reachable(b, "D5", 2)
 
 
-def test_mr5_stairs_move_the_token_to_the_exit_and_move_refused_with_reason() -> None:
+def test_mr5_rev2_stairs_are_a_choice_of_the_mover_and_move_refused_with_reason() -> None:
     m = to_play(2)
     s = turn_of(put(m.state, 1, tile="C1"), 1, roll=(2,))
     moves = reachable_moves(s)
-    assert moves["C3"] == "E7" and moves["A1"] == "A1"
+    assert "C3" in moves and moves["A1"] == "A1"
     m = at(m, s)
     err = refused(m, {"type": "move", "seat": 1, "to": "C2"}, IllegalPlay, "MR-5")
     assert "exactly 2 steps" in str(err) and "C3" in str(err)
     m.apply({"type": "move", "seat": 1, "to": "C3"})
-    assert m.state.player(1).tile == "E7" and "stairs" in m.state.ruling
+    landed = m.state
+    # MR-5 rev. 2: landing on the entrance, Ana may take the stairs; nothing else until then.
+    assert m.state.player(1).tile == "C3" and "may take the stairs to E7" in m.state.ruling
+    refused(m, {"type": "end", "seat": 1}, IllegalPlay, "MR-9")
+    refused(m, {"type": "stairs", "seat": 2, "take": True}, OutOfTurn, "MR-5")
+    m.apply({"type": "stairs", "seat": 1, "take": True})
+    assert m.state.player(1).tile == "E7" and not m.state.pending
+    m = at(m, landed)
+    m.apply({"type": "stairs", "seat": 1, "take": False})
+    assert m.state.player(1).tile == "C3" and "stays on C3" in m.state.ruling
 
 
 def test_mr5_prompt_says_step_for_a_roll_of_one() -> None:

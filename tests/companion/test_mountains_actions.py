@@ -112,7 +112,9 @@ def test_mr7_attack_with_one_usable_weapon_has_no_second_weapon_field() -> None:
 # -- MR-8 skills --------------------------------------------------------------------------
 def test_mr8_huan_basic_offers_only_players_within_5_tiles() -> None:
     m = to_play(3, chars=("huan", "xi-bian", "ling-yu"))
-    s = turn_of(put(put(put(m.state, 1, tile="E5"), 2, tile="A9"), 3, tile="E8"), 1)
+    s = put(put(put(m.state, 1, tile="E5", weapons=("ember-whip",)), 2, tile="A9"), 3,
+            tile="E8")
+    s = turn_of(s, 1)
     a = action(s, 1, "skill", "basic")
     assert field(a, "target") == [3]
     s = put(s, 3, tile="I9")  # 8 tiles away too: nobody to hit

@@ -189,7 +189,7 @@ def test_stairs_arrows_leave_the_s_mark_clear_and_point_at_the_exit() -> None:
     """The board's stairs (MR-1 data) are drawn from outside the entrance's 8 mm S disc
     to just before the exit's centre, along the line between the two tiles; the legend
     says how to read them."""
-    from printables.extras import TILE_MM, stairs_segment
+    from printables.board import TILE_MM, stairs_segment
 
     board = load_board()
     stairs = [t for t in board if t.exit]

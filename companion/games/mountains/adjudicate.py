@@ -44,6 +44,7 @@ from companion.games.mountains.state import (
     weapon_range,
 )
 from companion.games.mountains.view import pending_text
+from companion.words import possessive
 
 
 def _dice(event: Event, count: int) -> tuple[int, ...]:
@@ -126,10 +127,10 @@ def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     if s.pending:
         raise IllegalPlay(f"first: {pending_text(s, s.pending[0])}", rule="MR-4")
     if s.moved:
-        raise IllegalPlay(f"{name} has already used their movement this turn", rule="MR-4")
+        raise IllegalPlay(_no_movement(s), rule="MR-4")
     if s.roll:
         raise IllegalPlay(f"{name} already rolled {list(s.roll)} this turn", rule="MR-5")
-    dice = _dice(event, 2 if s.showdown else 1)
+    dice = _dice(event, 2 if s.showdown or s.two_dice else 1)
     s = evolve(s, roll=dice)
     opts = " or ".join(str(n) for n in move_steps(s))
     how = "final showdown: " if s.showdown else ""
@@ -249,7 +250,7 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         return s, (f"{name} draws the challenge {face.name!r}{forced}: {face.text} "
                    "Enter the winner (MR-9)")
     s = move_card(s, card, discard("chance"))
-    s, said = apply_effect(s, seat, face.attrs["effect"])
+    s, said = apply_effect(s, seat, face.attrs["effect"], source=face.name)
     return s, f"{name} draws the chance card {face.name!r}{forced}: {'; '.join(said)} (MR-9)"
 
 
@@ -302,8 +303,7 @@ def _on_move(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     _no_pending(s)
     name = s.name(seat)
     if s.moved:
-        why = "skips movement this turn" if s.movement_skipped else "has already moved"
-        raise IllegalPlay(f"{name} {why}", rule="MR-4")
+        raise IllegalPlay(_no_movement(s), rule="MR-4")
     if not s.roll:
         raise IllegalPlay(f"{name} must roll for movement first", rule="MR-5")
     to = str(require(event, "to", str))
@@ -317,19 +317,53 @@ def _on_move(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
             f"{to!r} cannot be reached in exactly {steps} steps from "
             f"{s.player(seat).tile} (no tile twice, never against an arrow); reachable: "
             f"{', '.join(moves)}", rule="MR-5")
-    final = s.board.tile(to).exit or to
-    s = set_player(s, evolve(s.player(seat), tile=final))
+    s = set_player(s, evolve(s.player(seat), tile=to))
     s = bump(evolve(s, moved=True), "moves")
-    text = f"{name} moves to {to}"
-    if final != to:
-        text += f" and takes the stairs to {final} (MR-5)"
-    s, act = _activate(s, seat, final)
-    return s, f"{text}{': ' + act if act else ''}"
+    exit_ = s.board.tile(to).exit
+    if exit_:
+        # MR-5 rev. 2: the stairs are a choice; nothing else happens until it is answered.
+        s = evolve(s, pending=(Pending("stairs", seat), *s.pending))
+        return s, (f"{name} moves to {to}, a stairs entrance: {name} may take the stairs to "
+                   f"{exit_} (MR-5)")
+    s, act = _activate(s, seat, to)
+    return s, f"{name} moves to {to}{': ' + act if act else ''}"
+
+
+def _no_movement(s: MountainsState) -> str:
+    """Why the mover cannot move: skipped, and by whom (MR-8 rev. 2), or already moved."""
+    name = s.name(s.turn)
+    if s.movement_skipped:
+        return f"{possessive(name)} movement is skipped this turn (by {s.movement_skipped})"
+    return f"{name} has already moved this turn"
+
+
+def _on_stairs(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    seat = _seat(s, event)
+    pend = next((p for p in s.pending if p.kind == "stairs"), None)
+    if pend is None:
+        raise IllegalPlay("nobody is standing on a stairs entrance deciding now", rule="MR-5")
+    if seat != pend.seat:
+        raise OutOfTurn(f"{s.name(pend.seat)} decides about the stairs, not {s.name(seat)}",
+                        rule="MR-5")
+    take = require(event, "take", bool)
+    s = evolve(s, pending=tuple(p for p in s.pending if p is not pend))
+    here = s.player(seat).tile or ""
+    if not take:
+        return s, f"{s.name(seat)} stays on {here} and does not take the stairs (MR-5)"
+    exit_ = s.board.tile(here).exit or here
+    s = set_player(s, evolve(s.player(seat), tile=exit_))
+    return s, (f"{s.name(seat)} takes the stairs from {here} to {exit_}; the exit tile does "
+               "not act (MR-5)")
 
 
 def _activate(s: MountainsState, seat: int, tile: str) -> tuple[MountainsState, str]:
     """The tile a movement step ends on acts (MR-6)."""
     t = s.board.tile(tile)
+    if t.kind == "sharpen":
+        # MR-1 rev. 2: +1 damage on this turn's attack; nothing if it was already made.
+        if s.attacked:
+            return s, "sharpen tile, but the attack of this turn is already made: nothing"
+        return evolve(s, sharpened=True), "sharpen tile, +1 damage on this turn's attack"
     if t.kind in s.board.tile_hp:
         s, ch = change_hp(s, seat, s.board.tile_hp[t.kind])
         return s, f"{t.kind}, {'+' if ch >= 0 else ''}{ch} HP"
@@ -415,8 +449,8 @@ def _on_result(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     rest.remove(pend)
     s = evolve(s, pending=tuple(rest))
     face = s.face(pend.card)
-    s, w = apply_effect(s, winner, face.attrs["winner"], other=loser)
-    s, lo = apply_effect(s, loser, face.attrs["loser"], other=winner)
+    s, w = apply_effect(s, winner, face.attrs["winner"], other=loser, source=face.name)
+    s, lo = apply_effect(s, loser, face.attrs["loser"], other=winner, source=face.name)
     return s, f"{s.name(winner)} wins {face.name!r}: {'; '.join(w + lo)} (MR-9)"
 
 
@@ -456,6 +490,7 @@ HANDLERS = {
     "scan": _on_scan,
     "corner": _on_corner,
     "move": _on_move,
+    "stairs": _on_stairs,
     "attack": _on_attack,
     "skill": _on_skill,
     "result": _on_result,

@@ -38,6 +38,8 @@ def random_play(
         if p.kind == "draw":
             return {"type": "scan", "card": rng.choice(sorted(s.in_place(pile(p.deck)))),
                     "zone": seat_place(p.seat)}
+        if p.kind == "stairs":
+            return {"type": "stairs", "seat": p.seat, "take": rng.random() < 0.5}
         if p.kind == "result":
             opp = rng.choice([y for y in s.living if y != p.seat])
             pair = [p.seat, opp]

@@ -149,11 +149,13 @@ class MountainsRules(Rules[MountainsState]):
             raise MalformedEvent(f"unknown event type {kind!r}; expected one of "
                                  f"{sorted(HANDLERS)}")
         before = state.living
-        s, text = handler(state, event)
+        s, text = handler(evolve(state, notes=()), event)
         if s.phase == "play":
             s, fell = defeat_and_finish(s, before)
             if fell:
                 text = f"{text}. {fell}"
+        if s.notes:
+            text = f"{text}. {'. '.join(s.notes)}"
         return evolve(s, ruling=sentence(text))
 
     # -- chance (C-4, MR-11) --------------------------------------------------------------

@@ -35,6 +35,9 @@ def pending_text(s: MountainsState, p: Pending) -> str:
         return f"{name} plays {s.face(p.card).name!r}; enter the winner and the loser"
     if p.kind == "roll":
         return f"{name} rolls a die for skill 1"
+    if p.kind == "stairs":
+        here = s.player(p.seat).tile or ""
+        return f"{name} decides: take the stairs from {here} to {s.board.tile(here).exit}, or stay"
     if p.kind == "discard":
         return f"{name} chooses a weapon to discard"
     if p.cards:
@@ -82,8 +85,9 @@ def view(s: MountainsState, seat: int | None) -> JSONDict:
             effects.append("attackers lose 1 HP (Xi Bian skill 1)")
         if any(o == p.seat for o, _ in s.siphon):
             effects.append("+1 HP per 2 HP others lose (Xi Bian skill 3)")
-        if p.seat in s.skip_move:
-            effects.append("skips movement next turn")
+        by = dict(s.skip_move).get(p.seat)
+        if by:
+            effects.append(f"skips movement next turn (by {by})")
         bonus = dict(s.tailwind).get(p.seat, 0)
         if bonus:
             effects.append(f"+{bonus} movement next turn")
@@ -114,13 +118,15 @@ def view(s: MountainsState, seat: int | None) -> JSONDict:
         "actions_left": {"movement": not s.moved, "attack": not s.attacked,
                          "skill": not s.skilled} if playing else None,
         "roll": list(s.roll),
-        "extra_dice": list(s.extra_dice),
+        "two_dice": s.two_dice,
         "move_bonus": s.move_bonus,
         "move_options": list(move_steps(s)) if playing and not s.moved else [],
-        "reachable": [{"tile": a, "to": b} for a, b in reachable_moves(s).items()]
+        "reachable": [{"tile": a, "to": b, "stairs": s.board.tile(a).exit}
+                      for a, b in reachable_moves(s).items()]
         if playing and not s.pending else [],
         "showdown": s.showdown,
-        "double_range": s.double_range,
+        "double_range": s.double_range or None,
+        "sharpened": s.sharpened,
         "boosted": s.boosted or None,
         "piles": piles,
         "pending": [{"kind": p.kind, "seat": p.seat, "deck": p.deck or None,
@@ -188,6 +194,12 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
             out.append({"type": "scan", "label": f"Draw a {p.deck} card and show it", "seat": x,
                         "fields": [{"name": "card", "label": f"{p.deck.title()} card",
                                     "kind": "card", "zone": zone}], "rule": "MR-6"})
+        elif p.kind == "stairs":
+            here = s.player(x).tile or ""
+            out.append({"type": "stairs", "label": "Take the stairs?", "seat": x, "fields": [
+                {"name": "take", "label": "Stairs", "kind": "choice", "choices": [
+                    {"value": True, "label": f"Take the stairs to {s.board.tile(here).exit}"},
+                    {"value": False, "label": f"Stay on {here}"}]}], "rule": "MR-5"})
         elif p.kind == "roll" and physical:
             out.append({"type": "roll", "label": "Enter the die of your skill 1", "seat": x,
                         "fields": _die_fields(1), "rule": "MR-8"})
@@ -220,8 +232,8 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
     if not s.moved and s.roll:
         out.append({"type": "move", "label": "Move your token", "seat": x, "fields": [
             {"name": "to", "label": "Tile", "kind": "choice", "choices": [
-                {"value": a, "label": f"{a} ({s.board.tile(a).kind})" if a == b
-                 else f"{a} (stairs to {b}, {s.board.tile(b).kind})"}
+                {"value": a, "label": f"{a} ({s.board.tile(a).kind})"
+                 if not s.board.tile(a).exit else f"{a} (stairs to {s.board.tile(a).exit})"}
                 for a, b in moves.items()]}], "rule": "MR-5"})
     if not s.attacked:
         attack = _attack_action(s, x)
