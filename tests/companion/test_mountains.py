@@ -206,8 +206,11 @@ def test_mr6_weapon_tile_draws_a_scanned_weapon_not_usable_this_turn() -> None:
     refused(m, {"type": "scan", "card": serial(s, "rockfall"), "zone": "seat:1"},
             CardNotAvailable, "C-1")
     scan = [a for a in RULES.actions(m.state, 1) if a["type"] == "scan"]
-    assert scan[0]["fields"] == [{"name": "card", "label": "Weapon card", "kind": "card",
-                                  "zone": "seat:1"}]
+    field = scan[0]["fields"][0]
+    assert {k: field[k] for k in ("name", "label", "kind", "zone")} == {
+        "name": "card", "label": "Weapon card", "kind": "card", "zone": "seat:1"}
+    # One tap (issue 11): the weapon faces still in the pile, each once.
+    assert len(field["faces"]) == 16 and "rain-bow" in {f["face"] for f in field["faces"]}
     assert RULES.actions(m.state, 2) == []
     m.apply({"type": "scan", "card": bow, "zone": "seat:1"})
     assert m.state.places[bow] == "seat:1" and m.state.player(1).weapons == (bow,)
@@ -451,7 +454,7 @@ def test_view_and_actions_describe_the_table() -> None:
     skill_why = {a["fields"][0]["choices"][0]["value"]: a.get("why") for a in acts
                  if a["type"] == "skill"}
     assert skill_why == {"basic": None, "1": None, "3": None,
-                         "2": "no other player has a weapon (MR-8)"}
+                         "2": "no other player has a weapon"}  # plain words (C-8)
     low = put(s, 1, hp=2)
     skill_why = {a["fields"][0]["choices"][0]["value"]: (a["cost"], a.get("why"))
                  for a in RULES.actions(low, 1) if a["type"] == "skill"}

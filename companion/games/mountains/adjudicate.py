@@ -8,9 +8,11 @@ steps (HP, draws, defeat) in ``state``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from typing import Any
 
-from companion.engine import Event, event_type, evolve, require, seat_zone
+from companion.engine import Event, Movement, Play, event_type, evolve, require, seat_zone
 from companion.errors import (
     CardNotAvailable,
     IllegalPlay,
@@ -21,6 +23,7 @@ from companion.errors import (
 from companion.games.mountains import skills
 from companion.games.mountains.board import can_reach
 from companion.games.mountains.state import (
+    FACE_DOWN,
     START_HP,
     MountainsState,
     Pending,
@@ -28,6 +31,7 @@ from companion.games.mountains.state import (
     begin_turn,
     bump,
     change_hp,
+    defeat_and_finish,
     discard,
     draw,
     held_weapon,
@@ -37,6 +41,7 @@ from companion.games.mountains.state import (
     next_seat,
     order_needs,
     pile,
+    place_words,
     reachable_moves,
     seat_place,
     set_player,
@@ -91,6 +96,81 @@ def _strikes(event: Event) -> list[tuple[str, int]]:
         out.append((str(require(event, "card2", str)), int(target2)))
     return out
 
+
+
+# -- the play as data (issue 11) --------------------------------------------------------------
+_MR = re.compile(r"\((?:[^()]*?, )?(MR-\d+|C-\d+)\)")
+_RULE_OF = {"roll": "MR-11", "scan": "MR-6", "corner": "MR-2", "move": "MR-5",
+            "stairs": "MR-5", "attack": "MR-7", "skill": "MR-8", "result": "MR-9",
+            "discard": "MR-9", "take": "MR-9", "end": "MR-4"}
+
+
+def adjudicate(state: MountainsState, event: Event) -> tuple[MountainsState, str, Play]:
+    """Validate and resolve one event: the next state, the referee's sentence (with ruling
+    ids) and the ``Play`` (card movements, outcome, ruling id, actor, facts).
+
+    Raises a ``CompanionError`` subclass and changes nothing.
+    """
+    kind = event_type(event)
+    handler = HANDLERS.get(kind)
+    if handler is None:
+        raise MalformedEvent(f"unknown event type {kind!r}; expected one of {sorted(HANDLERS)}")
+    alive = state.living
+    s, text = handler(evolve(state, notes=(), last_play=None), event)
+    fell = ""
+    if s.phase == "play":
+        s, fell = defeat_and_finish(s, alive)
+    found = _MR.search(text)
+    rule = found.group(1) if found else _RULE_OF[kind]
+    outcome = _outcome(state, s, kind, event)
+    if fell:
+        text, rule = f"{text}. {fell}", "MR-10"
+        outcome = "win" if s.finished else "out"
+    if s.notes:
+        text = f"{text}. {'. '.join(s.notes)}"
+    actor = event.get("seat")
+    play = Play(kind=kind, outcome=outcome, rule=rule,
+                seat=actor if isinstance(actor, int) and not isinstance(actor, bool) else None,
+                movements=_movements(state, s), facts=_facts(state, s, text))
+    return s, text, play
+
+
+def _outcome(before: MountainsState, s: MountainsState, kind: str, event: Event) -> str:
+    if kind == "scan":
+        return "pick" if before.phase == "pick" else next(
+            (s.face(c).deck for c, p in s.places.items() if before.places[c] != p
+             and before.places[c].startswith("pile:")), "scan")
+    if kind == "stairs":
+        return "stairs" if event.get("take") is True else "stay"
+    return {"corner": "start", "attack": "hit", "end": "turn"}.get(kind, kind)
+
+
+def _movements(before: MountainsState, s: MountainsState) -> tuple[Movement, ...]:
+    """Every card that changed place, in a stable order; cards going face down into a pile
+    (a reshuffle) are one count without serials: their order is unknown (C-2)."""
+    moved = sorted((before.places[c], p, c) for c, p in s.places.items()
+                   if before.places[c] != p)
+    out: list[Movement] = []
+    into_pile: dict[tuple[str, str], int] = {}
+    for source, target, serial in moved:
+        if target in FACE_DOWN:
+            into_pile[(source, target)] = into_pile.get((source, target), 0) + 1
+        else:
+            out.append(Movement(source, target, serial))
+    return (*(Movement(a, b, None, n) for (a, b), n in into_pile.items()), *out)
+
+
+def _facts(before: MountainsState, s: MountainsState, text: str) -> dict[str, Any]:
+    """What the words need besides the movements: pawns moved, HP changed, cards asked for."""
+    pawns = [[p.seat, q.tile, p.tile] for p, q in zip(s.players, before.players, strict=True)
+             if p.tile != q.tile and p.tile is not None and q.tile is not None]
+    hp = [[p.seat, q.hp, p.hp] for p, q in zip(s.players, before.players, strict=True)
+          if p.hp != q.hp and before.phase == "play"]
+    asks = [[p.seat, p.deck] for p in s.pending if p.kind == "draw" and p not in before.pending]
+    fallen = [p.seat for p, q in zip(s.players, before.players, strict=True)
+              if q.alive and not p.alive]
+    return {"text": text, "pawns": pawns, "hp": hp, "asks": asks, "fallen": fallen,
+            "winners": list(s.winners) if s.finished else []}
 
 
 # -- handlers -----------------------------------------------------------------------------
@@ -226,7 +306,9 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         # Another printed copy (of a run out of play) cannot make a second one (MR-2).
         raise CardNotAvailable(f"{holder.name} is already {face.name}; {typed!r} is another "
                                "copy of that character card", rule="C-1")
-    forced = f" (referee override: it was in {where})" if where != pile(expect) else ""
+    was = place_words(s, where)
+    was = was if was.startswith(("in ", "out ")) else f"on {was}"
+    forced = f" (referee override: it was {was})" if where != pile(expect) else ""
     if s.phase == "pick":
         return _pick(s, seat, card, forced)
     pend = next(p for p in s.pending if p.kind == "draw" and p.seat == seat)

@@ -63,19 +63,20 @@ from companion.engine import (
     event_type,
     evolve,
 )
-from companion.errors import BadSetup, GameOver, MalformedEvent
-from companion.games.mountains.adjudicate import HANDLERS
+from companion.errors import BadSetup, GameOver
+from companion.games.mountains.actions import actions
+from companion.games.mountains.adjudicate import adjudicate
 from companion.games.mountains.board import load_board
 from companion.games.mountains.playout import random_play
+from companion.games.mountains.plays import last_play
 from companion.games.mountains.state import (
     DECKS,
     MountainsState,
     Player,
-    defeat_and_finish,
     pile,
     roll_due,
 )
-from companion.games.mountains.view import actions, view
+from companion.games.mountains.view import view
 from companion.words import sentence
 
 
@@ -144,19 +145,8 @@ class MountainsRules(Rules[MountainsState]):
         kind = event_type(event)
         if state.finished:
             raise GameOver(f"the game is over; {kind!r} is not accepted")
-        handler = HANDLERS.get(kind)
-        if handler is None:
-            raise MalformedEvent(f"unknown event type {kind!r}; expected one of "
-                                 f"{sorted(HANDLERS)}")
-        before = state.living
-        s, text = handler(evolve(state, notes=()), event)
-        if s.phase == "play":
-            s, fell = defeat_and_finish(s, before)
-            if fell:
-                text = f"{text}. {fell}"
-        if s.notes:
-            text = f"{text}. {'. '.join(s.notes)}"
-        return evolve(s, ruling=sentence(text))
+        s, text, play = adjudicate(state, event)
+        return evolve(s, ruling=sentence(text), last_play=play)
 
     # -- chance (C-4, MR-11) --------------------------------------------------------------
     def chance(self, state: MountainsState, rng: random.Random) -> Event | None:
@@ -179,12 +169,16 @@ class MountainsRules(Rules[MountainsState]):
 
     def referee_view(self, state: MountainsState) -> JSONDict:
         v = view(state, None)
+        v["ruling"] = state.ruling  # the referee reads the ruling ids (C-8)
         v["places"] = dict(sorted(state.places.items()))
         v["counts"] = dict(state.counts)
         return v
 
     def actions(self, state: MountainsState, seat: int | None) -> list[JSONDict]:
         return actions(state, seat)
+
+    def last_play(self, state: MountainsState, seat: int | None) -> JSONDict | None:
+        return last_play(state, seat)
 
     def places(self, state: MountainsState) -> Mapping[str, str]:
         return dict(state.places)

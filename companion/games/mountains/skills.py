@@ -362,9 +362,12 @@ def skill_choices(s: MountainsState, seat: int) -> list[dict[str, Any]]:
         sk = skill_of(s, seat, slot)
         why = problem(s, seat, slot)
         item: dict[str, Any] = {"value": slot, "label": f"{sk.label} ({cost(s, seat, slot)} HP)",
-                                "cost": cost(s, seat, slot), "params": list(sk.params)}
+                                "cost": cost(s, seat, slot), "params": list(sk.params),
+                                "effect": sk.label}
         if why:
-            item["why"] = f"{why[0]} ({why[1]})"
+            # Plain words for players (C-8); the ruling id goes apart.
+            item["why"] = item["disabled"] = why[0]
+            item["rule"] = why[1]
         out.append(item)
     return out
 

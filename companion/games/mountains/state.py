@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import CardFace
-from companion.engine import evolve
+from companion.engine import Play, evolve
 from companion.errors import CardNotAvailable
 from companion.games.mountains.board import Board, reachable
-from companion.words import names
+from companion.words import names, place
 
 START_HP = 10
 
@@ -36,6 +36,19 @@ def discard(deck: str) -> str:
 
 def seat_place(seat: int) -> str:
     return f"seat:{seat}"
+
+
+FACE_DOWN = frozenset(pile(d) for d in DECKS)  # the hidden places: order and faces unseen
+_PLACE_WORDS = {
+    **{pile(d): f"the {d} pile" for d in DECKS},
+    pile("character"): "the character deck",
+    **{discard(d): f"the {d} discard pile" for d in DECKS},
+}
+
+
+def place_words(s: MountainsState, where: str) -> str:
+    """A place in plain words (C-8): "the weapon discard pile", "in front of Ana"."""
+    return place(where, [p.name for p in s.players], _PLACE_WORDS)
 
 
 @dataclass(frozen=True)
@@ -114,6 +127,7 @@ class MountainsState:
     winners: tuple[int, ...] = ()
     counts: tuple[tuple[str, int], ...] = ()
     notes: tuple[str, ...] = ()  # what happened besides the play itself (Xi Bian's gains)
+    last_play: Play | None = None  # what the latest event did, as data (issue 11)
 
     # -- reading ----------------------------------------------------------------------
     def player(self, seat: int) -> Player:
