@@ -38,9 +38,10 @@ def _card_json(s: MountainsState, serial: str, show_serial: bool) -> JSONDict:
 
 
 def _the(s: MountainsState, serial: str) -> str:
-    """A card in words: "the Flame Spear", "Huan" (characters are named bare)."""
+    """A card in words: "the Flame Spear"; characters and card titles are named bare
+    ("Huan", "Mountain Gaze")."""
     f = s.face(serial)
-    return f.name if f.deck == "character" else f"the {f.name}"
+    return f"the {f.name}" if f.deck == "weapon" else f.name
 
 
 def _physical(s: MountainsState, m: Movement) -> str:
