@@ -8,19 +8,24 @@ Phases: ``order`` (everyone rolls a die for the pick order, ties re-roll, MR-3),
 (in that order each player blindly draws a character card and shows it in their seat zone),
 ``corner`` (the first picker chooses the start corner, MR-2), ``play``, ``over``.
 
-Events (every event by a seat carries ``"seat"``; ``dice`` may be given as ``"dice": [a, b]``
+Events (``"seat"`` is the sender, set by the web from the seat token; absent: the referee
+or the camera. A seat acts only for itself, C-7. ``dice`` may be given as ``"dice": [a, b]``
 or as ``"die": a`` with ``"die2": b``; every die is 1-6):
 
 * ``{"type": "roll", "seat", "dice"}``: a die roll (MR-11). Pick-order rolls, the movement
-  roll (one die; two in the final showdown, MR-5) and the die of a skill 1 (Qing Luan,
-  Ling Yu). With option ``dice: "companion"`` the companion makes these events itself
-  (``Rules.chance``, marked ``"by": "companion"``, C-4).
-* ``{"type": "scan", "card": SERIAL, "zone": "seat:<n>", "override"?: true}``: a card drawn
-  and shown by seat n (C-6): a character pick, or a weapon, challenge or chance card the
-  table is waiting for. A card that is not in its pile is refused (C-1) unless overridden.
+  roll (one die; two in the final showdown or after Qing Luan's skill 1, MR-5, MR-8) and
+  the die of Ling Yu's skill 1. With option ``dice: "companion"`` the companion makes these
+  events itself (``Rules.chance``, marked ``"by": "companion"``, C-4).
+* ``{"type": "scan", "card": SERIAL|FACE, "zone": "seat:<n>", "seat"?, "override"?: true}``:
+  a card drawn and shown by seat n (C-6): a character pick, or a weapon, challenge or chance
+  card the table is waiting for. A face id picks a copy in that pile (C-1). A card that is
+  not in its pile is refused (C-1) unless the referee overrides; a seat shows cards only in
+  its own zone and gets one refusal for every card it cannot show (C-7, no oracle).
 * ``{"type": "corner", "seat", "corner": "A1"|"I1"|"I9"|"A9"}``: the start corner (MR-2).
-* ``{"type": "move", "seat", "to": TILE}``: move the token to a reachable tile (MR-5); the
-  tile activates (MR-6).
+* ``{"type": "move", "seat", "to": TILE}``: move the pawn to a reachable tile (MR-5); the
+  tile activates (MR-6), or on a stairs entrance the mover is asked:
+* ``{"type": "stairs", "seat", "take": true|false}``: take the stairs to the exit, or stay
+  (MR-5 rev. 2); nothing else is accepted until it is answered.
 * ``{"type": "attack", "seat", "strikes": [{"card": SERIAL, "target": SEAT}, ...]}``: one or
   two weapons, each on a target in its range (MR-7). Also ``card``/``target`` (and
   ``card2``/``target2``) as flat fields; ``card2`` null or absent: one weapon; ``target2``
@@ -29,22 +34,24 @@ or as ``"die": a`` with ``"die2": b``; every die is 1-6):
   ``target``, ``card``, ``tile``, ``add`` as the skill needs (``skills``, MR-8).
 * ``{"type": "result", "winner": SEAT, "loser": SEAT}`` (or ``"outcome": [winner, loser]``,
   as the result action offers it): who won the challenge mini-game; one of them is the
-  player who drew the card (MR-9). ``seat`` is optional.
+  player who drew the card (MR-9). A ``seat`` sending it must be one of the two.
 * ``{"type": "discard", "seat", "card"}``: the weapon a seat discards (a chance or
   challenge penalty). ``{"type": "take", "seat", "card"}``: the weapon a seat takes from
   the loser of a challenge.
 * ``{"type": "end", "seat"}``: end the turn; only after movement (MR-4).
 
-View keys (``view``, built in ``view``): ``game``, ``phase``, ``dice_mode``,
-``you``, ``players`` (seat, name, character, character_name, element, hp, alive, tile,
-weapons [card, name, element, attack, range, usable], effects), ``board``
-(``board.Board.describe``), ``start``, ``end``, ``turn``, ``turn_no``,
-``actions_left`` (movement, attack, skill), ``roll``, ``extra_dice``, ``move_bonus``,
-``move_options`` (step counts allowed), ``reachable`` ([{tile, to}] for the player whose
-turn it is), ``showdown``, ``double_range``, ``boosted``, ``piles`` (counts per pile and
-discard pile), ``pending`` (what the table waits for), ``order_rolls``, ``pick_order``,
-``prompt``, ``ruling``, ``finished``, ``winners``. ``referee_view`` adds ``places`` (every
-serial) and ``counts``. Nothing is hidden in this game: every seat sees the same view.
+View keys (``view``): ``game``, ``phase``, ``dice_mode``, ``you``, ``players`` (seat, name,
+character, character_name, element, hp, alive, tile, weapons [card, name, element, attack,
+range, usable], effects), ``board`` (``view.board_view``: tiles with their marks and
+colours, stairs, arrows, legend, quadrants, pawns, reachable), ``start``, ``end``, ``turn``,
+``turn_no``, ``actions_left`` (movement, attack, skill), ``roll``, ``two_dice``,
+``move_bonus``, ``move_options`` (step counts allowed), ``reachable`` ([{tile, to, stairs}]
+for the player whose turn it is), ``showdown``, ``double_range``, ``sharpened``,
+``boosted``, ``piles`` (counts per pile and discard pile), ``pending`` (what the table
+waits for), ``order_rolls``, ``pick_order``, ``prompt``, ``ruling`` (plain words, C-8),
+``rule`` (its ruling id), ``finished``, ``winners``. ``referee_view`` adds ``places``
+(every serial) and ``counts`` and keeps the ruling ids in ``ruling``. The face-down piles
+are the only hidden information; every seat sees the same view.
 """
 
 from __future__ import annotations
