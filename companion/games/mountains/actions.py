@@ -215,5 +215,6 @@ def _skill_action(s: MountainsState, x: int, item: JSONDict) -> JSONDict:
     else:
         cost = int(item["cost"])
         paid = f"It costs {cost} HP" if cost else "It is free"
-        action["confirm"] = f"{paid}: {item['effect']}. Use it?"
+        effect = str(item["effect"])
+        action["confirm"] = f"{paid}: {effect[:1].lower()}{effect[1:]}. Use it?"
     return action

@@ -243,7 +243,7 @@ def unavailable(s: MountainsState, seat: int, typed: str, expect: str) -> CardNo
     card in a face-down pile reads the same as any other card not available to them.
     """
     return CardNotAvailable(f"{typed!r} is not a {expect} card {s.name(seat)} can show now: "
-                            f"draw one from the {expect} pile", rule="C-1")
+                            f"draw one from {place_words(s, pile(expect))}", rule="C-1")
 
 
 def _scan_card(s: MountainsState, typed: str, expect: str) -> str:
