@@ -116,7 +116,7 @@ def adjudicate(state: MountainsState, event: Event) -> tuple[MountainsState, str
     if handler is None:
         raise MalformedEvent(f"unknown event type {kind!r}; expected one of {sorted(HANDLERS)}")
     alive = state.living
-    s, text = handler(evolve(state, notes=(), last_play=None), event)
+    s, text = handler(evolve(state, notes=()) if state.notes else state, event)
     fell = ""
     if s.phase == "play":
         s, fell = defeat_and_finish(s, alive)
@@ -137,9 +137,9 @@ def adjudicate(state: MountainsState, event: Event) -> tuple[MountainsState, str
 
 def _outcome(before: MountainsState, s: MountainsState, kind: str, event: Event) -> str:
     if kind == "scan":
-        return "pick" if before.phase == "pick" else next(
-            (s.face(c).deck for c, p in s.places.items() if before.places[c] != p
-             and before.places[c].startswith("pile:")), "scan")
+        typed = str(event.get("card"))
+        card = s.faces.get(typed) or next((f for f in s.faces.values() if f.id == typed), None)
+        return "pick" if before.phase == "pick" else card.deck if card else "scan"
     if kind == "stairs":
         return "stairs" if event.get("take") is True else "stay"
     return {"corner": "start", "attack": "hit", "end": "turn"}.get(kind, kind)
@@ -148,6 +148,8 @@ def _outcome(before: MountainsState, s: MountainsState, kind: str, event: Event)
 def _movements(before: MountainsState, s: MountainsState) -> tuple[Movement, ...]:
     """Every card that changed place, in a stable order; cards going face down into a pile
     (a reshuffle) are one count without serials: their order is unknown (C-2)."""
+    if before.places is s.places:  # places are copied on every change (``move_card``)
+        return ()
     moved = sorted((before.places[c], p, c) for c, p in s.places.items()
                    if before.places[c] != p)
     out: list[Movement] = []
@@ -162,6 +164,8 @@ def _movements(before: MountainsState, s: MountainsState) -> tuple[Movement, ...
 
 def _facts(before: MountainsState, s: MountainsState, text: str) -> dict[str, Any]:
     """What the words need besides the movements: pawns moved, HP changed, cards asked for."""
+    if before.players is s.players and before.pending == s.pending:
+        return {"text": text, "pawns": [], "hp": [], "asks": [], "fallen": [], "winners": []}
     pawns = [[p.seat, q.tile, p.tile] for p, q in zip(s.players, before.players, strict=True)
              if p.tile != q.tile and p.tile is not None and q.tile is not None]
     hp = [[p.seat, q.hp, p.hp] for p, q in zip(s.players, before.players, strict=True)
@@ -306,9 +310,11 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         # Another printed copy (of a run out of play) cannot make a second one (MR-2).
         raise CardNotAvailable(f"{holder.name} is already {face.name}; {typed!r} is another "
                                "copy of that character card", rule="C-1")
-    was = place_words(s, where)
-    was = was if was.startswith(("in ", "out ")) else f"on {was}"
-    forced = f" (referee override: it was {was})" if where != pile(expect) else ""
+    forced = ""
+    if where != pile(expect):
+        was = place_words(s, where)
+        was = was if was.startswith(("in ", "out ")) else f"on {was}"
+        forced = f" (referee override: it was {was})"
     if s.phase == "pick":
         return _pick(s, seat, card, forced)
     pend = next(p for p in s.pending if p.kind == "draw" and p.seat == seat)
