@@ -205,3 +205,22 @@ def test_stairs_arrows_leave_the_s_mark_clear_and_point_at_the_exit() -> None:
         assert np.hypot(x2 - sx, y2 - sy) > np.hypot(x1 - sx, y1 - sy)
     pdf, _, _ = build("board", PrintOptions(paper="a3"))
     assert "Dashed arrows: stairs" in text_of(pdf)
+
+
+def test_board_prints_the_marks_and_words_the_screen_uses() -> None:
+    """Issue 11, point 7: one module (``companion.games.mountains.marks``) decides each tile
+    kind's mark and legend word for the paper and the screen; challenge and chance differ;
+    the sharpen tiles of MR-1 rev. 2 are on the printed board with their legend."""
+    from companion.games.mountains.marks import MARKS
+
+    board = load_board()
+    pdf, _, _ = build("board", PrintOptions(paper="a3"))
+    text = text_of(pdf)
+    for kind, words in board.kinds.items():
+        mark = MARKS[kind]
+        assert f"{mark.word}: {words}" in text
+        if mark.mark:
+            assert mark.mark in text
+    assert MARKS["challenge"].mark != MARKS["chance"].mark
+    sharpen = [t.id for t in board if t.kind == "sharpen"]
+    assert len(sharpen) == 4 and text.count("sharpen") >= len(sharpen) + 1
