@@ -165,3 +165,35 @@ def test_c7_no_oracle_refusals_read_the_same_for_every_card_a_seat_cannot_use(
             break
         m.apply(event)
     assert checked
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4))
+def test_c7_what_a_phone_is_offered_it_may_send_as_itself(seed: int, players: int) -> None:
+    """Each seat's actions, posted as that seat (the web sets ``seat`` from the token), are
+    accepted: every mini-game result it is offered, and the first choices of the others."""
+    rng = random.Random(seed)
+    m = new(players, seed=seed)
+    checked = 0
+    for _ in range(300):
+        s = m.state
+        if s.finished:
+            break
+        for x in range(1, players + 1):
+            for a in RULES.actions(s, x):
+                if "why" in a or any(f["kind"] != "choice" for f in a["fields"]):
+                    continue
+                assert a["seat"] == x
+                firsts = {f["name"]: f["choices"][0]["value"] for f in a["fields"]}
+                bodies = [{"type": a["type"], "seat": x, **firsts}]
+                if a["type"] == "result":
+                    bodies = [{"type": "result", "seat": x, "outcome": c["value"]}
+                              for c in a["fields"][0]["choices"]]
+                for body in bodies:
+                    RULES.apply(s, body)  # raises if refused
+                    checked += 1
+        event = RULES.chance(s, rng) or RULES.random_play(s, rng)
+        if event is None:
+            break
+        m.apply(event)
+    assert checked

@@ -106,11 +106,12 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
             out.append({"type": "roll", "label": "Enter the die of your skill 1", "seat": x,
                         "fields": _die_fields(1), "rule": "MR-8"})
         elif p.kind == "result" and x in s.living and (not referee or x == p.seat):
-            # Any phone may enter the result; the referee sees it once. One choice per
-            # possible outcome ([winner, loser]): the drawer against each opponent.
+            # The drawer's phone, the challenged player's, or the referee's (once) enters
+            # the result (C-7). One choice per possible outcome ([winner, loser]): the
+            # drawer against each opponent; another phone sees only its own match-up.
             outcomes: list[JSONDict] = []
             for y in s.living:
-                if y != p.seat:
+                if y != p.seat and (referee or x in (p.seat, y)):
                     outcomes += [
                         {"value": [p.seat, y], "label": f"{s.name(p.seat)} beat {s.name(y)}"},
                         {"value": [y, p.seat], "label": f"{s.name(y)} beat {s.name(p.seat)}"}]
