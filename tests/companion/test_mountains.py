@@ -66,7 +66,7 @@ def test_mr3_blind_picks_by_scan_first_picker_moves_first_counter_clockwise() ->
             CardNotAvailable, "C-1")
     m.apply({"type": "scan", "card": serial(m, "huan"), "zone": "seat:2"})
     refused(m, {"type": "scan", "card": serial(m, "huan"), "zone": "seat:3"},
-            CardNotAvailable, "C-1", "seat:2")
+            CardNotAvailable, "C-1", "in front of Bo")
     refused(m, {"type": "scan", "card": serial(m, "huan"), "zone": "seat:3", "override": True},
             CardNotAvailable, "C-1", "already picked")
     m.apply({"type": "scan", "card": serial(m, "xi-bian"), "zone": "seat:3"})
@@ -261,7 +261,7 @@ def test_c1_scan_of_a_discarded_weapon_refused_unless_overridden() -> None:
     s = play(replace(s, places=places), {"type": "move", "seat": 1, "to": "C1"})
     m = at(m, s)
     refused(m, {"type": "scan", "card": used, "zone": "seat:1"}, CardNotAvailable, "C-1",
-            "discard:weapon")
+            "on the weapon discard pile")  # where it is, in words (C-8)
     m.apply({"type": "scan", "card": used, "zone": "seat:1", "override": True})
     assert m.state.places[used] == "seat:1" and "override" in m.state.ruling
 

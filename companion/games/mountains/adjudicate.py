@@ -262,6 +262,12 @@ def _scan_card(s: MountainsState, typed: str, expect: str) -> str:
     return next((c for c in copies if s.places[c] == pile(expect)), copies[0])
 
 
+def _at(s: MountainsState, where: str) -> str:
+    """Where a card lies, in words: "on the weapon discard pile", "in front of Bo"."""
+    words = place_words(s, where)
+    return words if words.startswith(("in ", "out ")) else f"on {words}"
+
+
 def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     typed = str(require(event, "card", str))
     sender = _sender(s, event)
@@ -300,8 +306,9 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         raise CardNotAvailable(f"{typed!r} is a {face.deck} card; {s.name(seat)} is drawing a "
                                f"{expect} card", rule="C-1")
     if where != pile(expect) and not override:
-        raise CardNotAvailable(f"{typed!r} ({face.name}) is in {where!r}, not in the {expect} "
-                               "pile", rule="C-1")
+        # For the referee and the camera: where the card is, in words (C-8).
+        raise CardNotAvailable(f"{typed!r} ({face.name}) is {_at(s, where)}, not in "
+                               f"{place_words(s, pile(expect))}", rule="C-1")
     if expect == "character" and where.startswith("seat:"):
         raise CardNotAvailable(f"{face.name} ({typed!r}) was already picked; a character "
                                "belongs to one player", rule="C-1")
@@ -310,11 +317,7 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         # Another printed copy (of a run out of play) cannot make a second one (MR-2).
         raise CardNotAvailable(f"{holder.name} is already {face.name}; {typed!r} is another "
                                "copy of that character card", rule="C-1")
-    forced = ""
-    if where != pile(expect):
-        was = place_words(s, where)
-        was = was if was.startswith(("in ", "out ")) else f"on {was}"
-        forced = f" (referee override: it was {was})"
+    forced = f" (referee override: it was {_at(s, where)})" if where != pile(expect) else ""
     if s.phase == "pick":
         return _pick(s, seat, card, forced)
     pend = next(p for p in s.pending if p.kind == "draw" and p.seat == seat)
