@@ -1,9 +1,9 @@
 """Mountains & Rivers: who acts, and no oracle (C-7, issue 10, engine side).
 
-Every event carrying ``"seat"`` is from that seat (the web sets it from the seat token). A seat
-shows cards only in its own zone, never overrides, enters a mini-game's result only if it
-played it, and every refusal about a card it may not know reads like the refusal for any
-other card it cannot use.
+Every event carrying ``"seat"`` is from that seat (the web sets it from the seat token). A
+seat shows cards only in its own zone, enters a mini-game's result only if it played it, and
+every refusal about a card it may not know reads like the refusal for any other card it
+cannot use.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from test_mountains_helpers import at, new, play, put, serial, to_play, turn_of
 
 from companion.engine import Match
 from companion.errors import (
+    CardNotAvailable,
     CompanionError,
     MalformedEvent,
     OutOfTurn,
@@ -66,16 +67,18 @@ def test_c7_a_seat_shows_a_card_only_in_its_own_zone() -> None:
     assert m.state.player(1).character == "huan"
 
 
-def test_c1_c7_only_the_referee_overrides() -> None:
+def test_c1_the_referees_override_may_name_the_seat_it_is_for() -> None:
+    """The server refuses ``override`` from a seat token (C-1); the referee's form posts the
+    seat the card is for, and the override stands."""
     m = to_play(3)
     s = turn_of(put(m.state, 1, tile="C2"), 1, roll=(1, 1))
     s = play(s, {"type": "move", "seat": 1, "to": "C1"})  # a weapon tile: Ana draws
     used = serial(s, "jade-axe")
     m = at(m, replace(s, places={**s.places, used: "discard:weapon"}))
-    refused(m, {"type": "scan", "seat": 1, "card": used, "zone": "seat:1", "override": True},
-            OutOfTurn, "C-1")
-    m.apply({"type": "scan", "card": used, "zone": "seat:1", "override": True})
-    assert m.state.places[used] == "seat:1"
+    refused(m, {"type": "scan", "seat": 1, "card": used, "zone": "seat:1"}, CardNotAvailable,
+            "C-1")
+    m.apply({"type": "scan", "seat": 1, "card": used, "zone": "seat:1", "override": True})
+    assert m.state.places[used] == "seat:1" and "referee override" in m.state.ruling
 
 
 def test_c1_a_face_id_picks_a_copy_the_pile_holds() -> None:

@@ -279,13 +279,11 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         raise MalformedEvent(f"Mountains & Rivers cards are shown in a seat zone, not {zone!r}")
     override = event.get("override") is True
     # C-7: who acts is checked before the card is looked at, so a refusal says nothing
-    # about the card; a seat shows cards only in its own zone and never overrides (C-1).
+    # about the card; a seat shows cards only in its own zone. ``override`` comes only from
+    # the referee (the server refuses it from a seat token), whose form may name the seat.
     if sender is not None and sender != seat:
         raise OutOfTurn(f"{s.name(sender)} shows cards only in their own seat zone, not in "
                         f"{zone!r}", rule="C-7")
-    if sender is not None and override:
-        raise OutOfTurn(f"only the referee overrides a refusal, not {s.name(sender)}",
-                        rule="C-1")
     if s.phase == "pick":
         picker = s.pick_order[sum(1 for p in s.players if p.character)]
         if seat != picker:
@@ -300,7 +298,7 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     card = _scan_card(s, typed, expect)
     face = s.face(card)
     where = s.places[card]
-    if sender is not None and (face.deck != expect or where != pile(expect)):
+    if sender is not None and not override and (face.deck != expect or where != pile(expect)):
         raise unavailable(s, seat, typed, expect)
     if face.deck != expect:
         raise CardNotAvailable(f"{typed!r} is a {face.deck} card; {s.name(seat)} is drawing a "
