@@ -149,7 +149,9 @@ def test_mr8_rev2_a_skipped_movement_is_named_with_who_skipped_it() -> None:
         RULES.apply(s, {"type": "roll", "seat": 1, "dice": [3]})
     with pytest.raises(IllegalPlay, match="skipped this turn \\(by the Heavy Legs card\\)"):
         RULES.apply(s, {"type": "skill", "seat": 1, "skill": "basic"})
-    assert RULES.view(s, 1)["actions_left"]["movement"] is False
+    v = RULES.view(s, 1)
+    assert v["actions_left"]["movement"] is False
+    assert "movement is skipped this turn (by the Heavy Legs card)" in v["prompt"]
 
 
 def test_mr8_rev2_an_air_tile_is_an_air_tile() -> None:

@@ -115,6 +115,9 @@ def prompt(s: MountainsState) -> str:
         steps = move_steps(s)
         unit = "step" if steps == (1,) else "steps"
         return f"{name}: move exactly {' or '.join(map(str, steps))} {unit}."
+    if s.movement_skipped:  # named as skipped, and by whom (MR-8 rev. 2)
+        return (f"{name}: your movement is skipped this turn (by {s.movement_skipped}); "
+                "attack, use a skill, or end the turn.")
     return f"{name}: attack, use a skill, or end the turn."
 
 
