@@ -4,8 +4,8 @@
   many each player starts with, SK-1).
 * Trackers: an HP track when the deck file has ``start_hp`` (Mountains & Rivers, MR-2) and
   a karma track for God Num (GN-9; the limit is a room option, so the track runs 0-20).
-* The Mountains & Rivers board is drawn from ``companion/data/boards/mountains.json``
-  (MR-1), tiled over sheets with overlap and alignment marks, or on one A3 sheet.
+* The Mountains & Rivers board (MR-1) is drawn in ``printables.board``, tiled over sheets
+  with overlap and alignment marks, or on one A3 sheet.
 * The table mat is drawn from ``companion.tablemat`` (markers and zones in mm): the camera
   reads the same numbers, so what is printed is what it expects.
 * The calibration page: a 100 mm square and duplex alignment targets with rulers.
@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.utils import simpleSplit
 
 from companion.cards import DeckData
-from printables.art import COLOURS, NEUTRAL, colour, draw_symbol, lighten
+from printables.art import COLOURS, colour, draw_symbol, lighten
 from printables.document import NOTE, Document, Pen
 from printables.geometry import (
     MM,
@@ -298,119 +297,11 @@ def _cross(pen: Pen, x: float, y: float) -> None:
 # --------------------------------------------------------------------------- board
 
 
-TILE_MM = 30.0
-KIND_MARK = {"weapon": "W", "challenge": "?", "chance": "!", "blessing": "+1", "hazard": "-1",
-             "stairs": "S", "plain": ""}
-
-
 def board_pages(doc: Document, paper: str) -> list[dict[str, Any]]:
-    """The Mountains & Rivers board (MR-1): one A3 sheet, or tiled on A4/Letter."""
-    from companion.games.mountains_board import load_board
+    """The Mountains & Rivers board (MR-1), drawn in ``printables.board``."""
+    from printables.board import board_pages as pages
 
-    board = load_board()
-    legend_h = 46.0
-    size = board.size * TILE_MM
-    w, h = size + 10, size + 10 + legend_h
-
-    def draw(pen: Pen) -> None:
-        _draw_board(pen, board, 5.0, 5.0, legend_h)
-
-    return poster_pages(doc, paper, w, h, draw, "board", f"Mountains & Rivers board "
-                        f"({board.name})")
-
-
-def _draw_board(pen: Pen, board: Any, x0: float, y0: float, legend_h: float) -> None:
-    t = TILE_MM
-
-    def box(tile: Any) -> Rect:
-        return Rect(x0 + (tile.col - 1) * t, y0 + (tile.row - 1) * t, t, t)
-
-    for tile in board:
-        ink = colour(tile.colour) if tile.colour else NEUTRAL
-        pen.rect(box(tile), fill=lighten(ink, 0.78), stroke=(0.15, 0.15, 0.15), width=0.4)
-    # Stairs, under the tiles' marks and words: a dashed arrow in the entrance's colour
-    # from the rim of its S to the exit, so the stairs crossing the middle can be told
-    # apart and no mark or word is struck through.
-    for tile in board:
-        if tile.exit:
-            ink = colour(tile.colour) if tile.colour else (0.3, 0.3, 0.3)
-            x1, y1, x2, y2 = stairs_segment(tile, board.tile(tile.exit), x0, y0)
-            _arrow(pen, x1, y1, x2, y2, ink, 0.7, dash=(3.0, 1.5), head=4.5)
-    for tile in board:
-        r = box(tile)
-        ink = colour(tile.colour) if tile.colour else NEUTRAL
-        pen.text(r.x + 1.5, r.y + 4.0, tile.id, size=7, colour=(0.2, 0.2, 0.2))
-        mark = KIND_MARK.get(tile.kind, tile.kind[:1].upper())
-        cx, cy = r.centre
-        if tile.kind in ("weapon", "challenge", "chance", "stairs"):
-            pen.circle(cx, cy + 1, 8.0, fill=ink)
-            pen.text(cx, cy + 1 + 3.5, mark, size=14, font="Helvetica-Bold", colour=(1, 1, 1),
-                     align="centre")
-        elif mark:
-            pen.text(cx, cy + 4, mark, size=16, font="Helvetica-Bold", colour=ink,
-                     align="centre")
-        label = tile.kind if tile.kind != "plain" else ""
-        if tile.exit:
-            label = f"stairs to {tile.exit}"
-        if label:
-            pen.text(cx, r.bottom - 2.0, label, size=6, colour=(0.15, 0.15, 0.15),
-                     align="centre")
-        if tile.id in board.corners:
-            pen.text(cx, r.bottom - 2.0, "start / end", size=6, font="Helvetica-Bold",
-                     colour=(0.1, 0.1, 0.1), align="centre")
-        for other in board:
-            if other.exit == tile.id:
-                pen.text(r.right - 1.5, r.y + 4.0, f"from {other.id}", size=6,
-                         font="Helvetica-Bold", colour=(0.2, 0.2, 0.2), align="right")
-    # One-way passages: a short arrow across the shared edge.
-    for a, b in sorted(board.arrows):
-        ta, tb = board.tile(a), board.tile(b)
-        ax, ay = x0 + (ta.col - 0.5) * t, y0 + (ta.row - 0.5) * t
-        bx, by = x0 + (tb.col - 0.5) * t, y0 + (tb.row - 0.5) * t
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        dx, dy = (bx - ax) / t, (by - ay) / t
-        _arrow(pen, mx - dx * 6, my - dy * 6, mx + dx * 6, my + dy * 6, (0.8, 0.1, 0.1), 1.4)
-    ly = y0 + board.size * t + 8
-    pen.text(x0, ly, f"The Classic of Mountains & Rivers: {board.name}", size=11,
-             font="Helvetica-Bold")
-    quads = ", ".join(f"{k.capitalize()} {v}" for k, v in board.quadrants.items())
-    pen.text(x0, ly + 6, f"Quadrants (MR-1): {quads}. On your own colour, skills cost 1 HP "
-             "less (MR-8).", size=7.5)
-    y = ly + 12
-    for kind, text in board.kinds.items():
-        mark = KIND_MARK.get(kind, "")
-        pen.text(x0, y, f"{mark or '-':>3}  {kind}: {text}", size=7.5)
-        y += 4.2
-    pen.text(x0, y + 1, "Red arrows: one-way passages (MR-5). Dashed arrows: stairs, in the "
-             "entrance's colour, from the entrance (S) to the exit (marked 'from ...').",
-             size=7.5)
-
-
-STAIRS_CLEAR = 9.5  # mm from the entrance's centre: outside its 8 mm S disc
-STAIRS_SHORT = 5.0  # mm the arrow stops short of the exit's centre (its id stays clear)
-
-
-def stairs_segment(entrance: Any, exit_: Any, x0: float, y0: float
-                   ) -> tuple[float, float, float, float]:
-    """The stairs arrow from ``entrance`` to ``exit_`` (page mm): it starts outside the
-    entrance's S disc, so the S stays legible, and ends a little before the exit's centre."""
-    t = TILE_MM
-    ax, ay = x0 + (entrance.col - 0.5) * t, y0 + (entrance.row - 0.5) * t + 1
-    bx, by = x0 + (exit_.col - 0.5) * t, y0 + (exit_.row - 0.5) * t
-    d = math.hypot(bx - ax, by - ay)
-    ux, uy = (bx - ax) / d, (by - ay) / d
-    return (ax + ux * STAIRS_CLEAR, ay + uy * STAIRS_CLEAR,
-            bx - ux * STAIRS_SHORT, by - uy * STAIRS_SHORT)
-
-
-def _arrow(pen: Pen, x1: float, y1: float, x2: float, y2: float, ink: tuple[float, ...],
-           width: float, dash: tuple[float, float] | None = None, head: float = 3.5) -> None:
-    rgb = (ink[0], ink[1], ink[2])
-    pen.line(Line(x1, y1, x2, y2), colour=rgb, width=width, dash=dash)
-    ang = math.atan2(y2 - y1, x2 - x1)
-    for da in (2.6, -2.6):
-        pen.line(Line(x2, y2, x2 + head * math.cos(ang + da), y2 + head * math.sin(ang + da)),
-                 colour=rgb, width=width)
+    return pages(doc, paper)
 
 
 # --------------------------------------------------------------------------- table mat

@@ -19,8 +19,8 @@ from companion.errors import (
     OutOfTurn,
 )
 from companion.games.mountains import RULES, move_steps, order_needs, reachable_moves
-from companion.games.mountains_board import load_board, reachable
-from companion.games.mountains_state import MountainsState
+from companion.games.mountains.board import load_board, reachable
+from companion.games.mountains.state import MountainsState
 
 
 def refused(m: Any, event: dict[str, Any], err: type[CompanionError], rule: str | None,
@@ -66,7 +66,7 @@ def test_mr3_blind_picks_by_scan_first_picker_moves_first_counter_clockwise() ->
             CardNotAvailable, "C-1")
     m.apply({"type": "scan", "card": serial(m, "huan"), "zone": "seat:2"})
     refused(m, {"type": "scan", "card": serial(m, "huan"), "zone": "seat:3"},
-            CardNotAvailable, "C-1", "seat:2")
+            CardNotAvailable, "C-1", "in front of Bo")
     refused(m, {"type": "scan", "card": serial(m, "huan"), "zone": "seat:3", "override": True},
             CardNotAvailable, "C-1", "already picked")
     m.apply({"type": "scan", "card": serial(m, "xi-bian"), "zone": "seat:3"})
@@ -152,16 +152,25 @@ def test_mr5_one_way_arrows() -> None:
     assert "F5" not in reachable(b, "D5", 2)
 
 
-def test_mr5_stairs_move_the_token_to_the_exit_and_move_refused_with_reason() -> None:
+def test_mr5_rev2_stairs_are_a_choice_of_the_mover_and_move_refused_with_reason() -> None:
     m = to_play(2)
     s = turn_of(put(m.state, 1, tile="C1"), 1, roll=(2,))
     moves = reachable_moves(s)
-    assert moves["C3"] == "E7" and moves["A1"] == "A1"
+    assert "C3" in moves and moves["A1"] == "A1"
     m = at(m, s)
     err = refused(m, {"type": "move", "seat": 1, "to": "C2"}, IllegalPlay, "MR-5")
     assert "exactly 2 steps" in str(err) and "C3" in str(err)
     m.apply({"type": "move", "seat": 1, "to": "C3"})
-    assert m.state.player(1).tile == "E7" and "stairs" in m.state.ruling
+    landed = m.state
+    # MR-5 rev. 2: landing on the entrance, Ana may take the stairs; nothing else until then.
+    assert m.state.player(1).tile == "C3" and "may take the stairs to E7" in m.state.ruling
+    refused(m, {"type": "end", "seat": 1}, IllegalPlay, "MR-9")
+    refused(m, {"type": "stairs", "seat": 2, "take": True}, OutOfTurn, "MR-5")
+    m.apply({"type": "stairs", "seat": 1, "take": True})
+    assert m.state.player(1).tile == "E7" and not m.state.pending
+    m = at(m, landed)
+    m.apply({"type": "stairs", "seat": 1, "take": False})
+    assert m.state.player(1).tile == "C3" and "stays on C3" in m.state.ruling
 
 
 def test_mr5_prompt_says_step_for_a_roll_of_one() -> None:
@@ -197,8 +206,11 @@ def test_mr6_weapon_tile_draws_a_scanned_weapon_not_usable_this_turn() -> None:
     refused(m, {"type": "scan", "card": serial(s, "rockfall"), "zone": "seat:1"},
             CardNotAvailable, "C-1")
     scan = [a for a in RULES.actions(m.state, 1) if a["type"] == "scan"]
-    assert scan[0]["fields"] == [{"name": "card", "label": "Weapon card", "kind": "card",
-                                  "zone": "seat:1"}]
+    field = scan[0]["fields"][0]
+    assert {k: field[k] for k in ("name", "label", "kind", "zone")} == {
+        "name": "card", "label": "Weapon card", "kind": "card", "zone": "seat:1"}
+    # One tap (issue 11): the weapon faces still in the pile, each once.
+    assert len(field["faces"]) == 16 and "rain-bow" in {f["face"] for f in field["faces"]}
     assert RULES.actions(m.state, 2) == []
     m.apply({"type": "scan", "card": bow, "zone": "seat:1"})
     assert m.state.places[bow] == "seat:1" and m.state.player(1).weapons == (bow,)
@@ -249,7 +261,7 @@ def test_c1_scan_of_a_discarded_weapon_refused_unless_overridden() -> None:
     s = play(replace(s, places=places), {"type": "move", "seat": 1, "to": "C1"})
     m = at(m, s)
     refused(m, {"type": "scan", "card": used, "zone": "seat:1"}, CardNotAvailable, "C-1",
-            "discard:weapon")
+            "on the weapon discard pile")  # where it is, in words (C-8)
     m.apply({"type": "scan", "card": used, "zone": "seat:1", "override": True})
     assert m.state.places[used] == "seat:1" and "override" in m.state.ruling
 
@@ -442,7 +454,7 @@ def test_view_and_actions_describe_the_table() -> None:
     skill_why = {a["fields"][0]["choices"][0]["value"]: a.get("why") for a in acts
                  if a["type"] == "skill"}
     assert skill_why == {"basic": None, "1": None, "3": None,
-                         "2": "no other player has a weapon (MR-8)"}
+                         "2": "no other player has a weapon"}  # plain words (C-8)
     low = put(s, 1, hp=2)
     skill_why = {a["fields"][0]["choices"][0]["value"]: (a["cost"], a.get("why"))
                  for a in RULES.actions(low, 1) if a["type"] == "skill"}

@@ -78,7 +78,8 @@ def test_mr7_attack_action_offers_only_usable_weapons_and_targets_in_range() -> 
 def test_mr7_attack_action_says_why_when_no_opponent_is_in_range() -> None:
     s = put(put(attack_table(), 3, tile="I1"), 2, tile="A9")
     a = action(s, 1, "attack")
-    assert "no opponent" in a["why"] and "MR-7" in a["why"]
+    # Plain words (C-8); the ruling id apart.
+    assert "no opponent" in a["why"] and "MR-" not in a["why"] and a["rule"] == "MR-7"
     assert not applies(s, first_choices(a))
 
 
@@ -112,7 +113,9 @@ def test_mr7_attack_with_one_usable_weapon_has_no_second_weapon_field() -> None:
 # -- MR-8 skills --------------------------------------------------------------------------
 def test_mr8_huan_basic_offers_only_players_within_5_tiles() -> None:
     m = to_play(3, chars=("huan", "xi-bian", "ling-yu"))
-    s = turn_of(put(put(put(m.state, 1, tile="E5"), 2, tile="A9"), 3, tile="E8"), 1)
+    s = put(put(put(m.state, 1, tile="E5", weapons=("ember-whip",)), 2, tile="A9"), 3,
+            tile="E8")
+    s = turn_of(s, 1)
     a = action(s, 1, "skill", "basic")
     assert field(a, "target") == [3]
     s = put(s, 3, tile="I9")  # 8 tiles away too: nobody to hit

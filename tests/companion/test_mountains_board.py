@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.cards import load_deck
-from companion.games.mountains_board import COLOURS, load_board, parse_board, reachable
+from companion.games.mountains.board import COLOURS, load_board, parse_board, reachable
 
 
 def _raw() -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.engine import Match
 from companion.games.mountains import RULES, MountainsState
-from companion.games.mountains_state import begin_turn, move_card, seat_place, set_player
+from companion.games.mountains.state import begin_turn, move_card, seat_place, set_player
 from companion.registry import new_match
 
 CHARS = ("xi-bian", "qing-luan", "huan", "ling-yu")

@@ -6,10 +6,10 @@ import pytest
 from test_mountains_helpers import at, play, put, serial, to_play, turn_of
 
 from companion.engine import evolve as replace
-from companion.errors import IllegalPlay
+from companion.errors import CardNotAvailable, IllegalPlay
 from companion.games.mountains import RULES, move_steps
-from companion.games.mountains_skills import cost
-from companion.games.mountains_state import MountainsState
+from companion.games.mountains.skills import cost
+from companion.games.mountains.state import MountainsState
 
 
 def table(first: str, *, tile: str = "E5") -> MountainsState:
@@ -36,7 +36,7 @@ def test_mr8_costs_and_own_colour_discount() -> None:
 
 def test_mr8_unaffordable_skill_refused_state_and_log_unchanged() -> None:
     m = to_play(3, chars=("huan", "xi-bian", "ling-yu"))
-    m = at(m, put(m.state, 1, hp=3))
+    m = at(m, put(m.state, 1, hp=3, weapons=("ember-whip",)))
     before, log = m.state, list(m.events)
     with pytest.raises(IllegalPlay, match="costs 3 HP and you have 3") as e:
         m.apply({"type": "skill", "seat": 1, "skill": "3"})
@@ -87,7 +87,8 @@ def test_xi_bian_skill1_attackers_lose_1_hp_per_attack_until_her_next_turn() -> 
 
 def test_xi_bian_skill2_player_discards_weapon_of_her_choice() -> None:
     s = put(table("xi-bian"), 2, weapons=("wind-bow", "rain-bow"))
-    with pytest.raises(IllegalPlay, match="not a weapon of Bo"):
+    # C-7: the one refusal for any card Bo does not hold, wherever it is (no oracle).
+    with pytest.raises(CardNotAvailable, match="not a weapon Bo holds"):
         skill(s, "2", target=2, card=serial(s, "jade-axe"))
     s = skill(s, "2", target=2, card=serial(s, "rain-bow"))
     assert s.places[serial(s, "rain-bow")] == "discard:weapon"
@@ -120,15 +121,16 @@ def test_qing_luan_basic_spends_attack_adds_1_or_2_to_movement() -> None:
     assert move_steps(s) == (5,) and s.attacked
 
 
-def test_qing_luan_skill1_second_die_choose_either() -> None:
+def test_mr8_rev2_qing_luan_skill1_is_chosen_before_the_roll_of_two_dice() -> None:
     s = table("qing-luan")
-    with pytest.raises(IllegalPlay, match="roll your movement first"):
-        skill(s, "1")
-    s = play(s, {"type": "roll", "seat": 1, "dice": [2]})
+    with pytest.raises(IllegalPlay, match="before your movement roll"):
+        skill(play(s, {"type": "roll", "seat": 1, "dice": [2]}), "1")
     s = skill(s, "1")
-    assert s.pending[0].kind == "roll"
-    s = play(s, {"type": "roll", "seat": 1, "dice": [5]})
-    assert move_steps(s) == (2, 5) and not s.pending
+    assert s.player(1).hp == 9 and not s.pending
+    with pytest.raises(IllegalPlay, match="2 dice"):
+        RULES.apply(s, {"type": "roll", "seat": 1, "dice": [2]})
+    s = play(s, {"type": "roll", "seat": 1, "dice": [2, 5]})
+    assert move_steps(s) == (2, 5)  # either number, not their sum
 
 
 def test_qing_luan_skill2_swap_places() -> None:
@@ -147,11 +149,11 @@ def test_qing_luan_skill3_move_any_player_anywhere_no_activation() -> None:
 
 # -- Huan (Fire) --------------------------------------------------------------------------
 def test_huan_basic_spends_movement_1_damage_within_5_tiles() -> None:
-    s = table("huan")
+    s = put(table("huan"), 1, weapons=("ember-whip",))
     with pytest.raises(IllegalPlay, match="reach is 5"):
         skill(put(s, 3, tile="I9"), "basic", target=3)
     s = skill(s, "basic", target=2)
-    assert s.player(2).hp == 9 and s.moved
+    assert s.player(2).hp == 9 and s.moved and s.attacked
     s = play(s, {"type": "end", "seat": 1})  # movement is spent: the turn may end
     assert s.turn == 3
 
@@ -176,13 +178,13 @@ def test_huan_skill2_draws_a_weapon_not_usable_this_turn() -> None:
 
 
 def test_huan_skill3_all_other_players_take_1_damage() -> None:
-    s = skill(table("huan"), "3")
+    s = skill(put(table("huan"), 1, weapons=("ember-whip",)), "3")
     assert [p.hp for p in s.players] == [7, 9, 9]
 
 
 def test_huan_skill3_is_an_attack_on_xi_bian_skill1() -> None:
     m = to_play(2, chars=("huan", "xi-bian"))
-    s = turn_of(m.state, 2)
+    s = turn_of(put(m.state, 1, weapons=("ember-whip",)), 2)
     s = play(s, {"type": "skill", "seat": 2, "skill": "1"})
     s = turn_of(s, 1)
     s = play(s, {"type": "skill", "seat": 1, "skill": "3"})
@@ -196,8 +198,8 @@ def test_ling_yu_basic_spends_movement_doubles_weapon_range() -> None:
     trident = serial(s, "tide-trident")
     with pytest.raises(IllegalPlay, match="reaches 1"):
         RULES.apply(s, {"type": "attack", "seat": 1, "card": trident, "target": 2})
-    s = skill(s, "basic")
-    assert s.moved and s.double_range
+    s = skill(s, "basic", card=trident)
+    assert s.moved and s.double_range == trident
     s = play(s, {"type": "attack", "seat": 1, "card": trident, "target": 2})
     assert s.player(2).hp == 10 - 5
 
@@ -216,7 +218,7 @@ def test_ling_yu_skill2_another_player_skips_movement_next_turn() -> None:
              {"type": "move", "seat": 1, "to": "D5"}, {"type": "end", "seat": 1})
     s = turn_of(s, 2)
     assert s.moved and s.movement_skipped
-    with pytest.raises(IllegalPlay, match="skips movement"):
+    with pytest.raises(IllegalPlay, match="skipped this turn \\(by Ana's skill 2\\)"):
         RULES.apply(s, {"type": "move", "seat": 2, "to": "E4"})
     s = play(s, {"type": "end", "seat": 2})
 
@@ -243,11 +245,13 @@ def test_skill_cost_can_not_reach_zero_but_own_colour_makes_it_free() -> None:
 def test_xi_bian_at_0_hp_is_not_revived_by_her_skill3() -> None:
     s = skill(put(table("xi-bian"), 1, tile="A1"), "3")  # on Earth: costs 2
     assert s.player(1).hp == 8
-    s = turn_of(put(put(s, 1, hp=1), 2, tile="E7"), 3)
-    s = put(s, 3, tile="E8")
+    s = turn_of(put(put(s, 1, hp=1, tile="E6"), 2, tile="E7"), 3)
+    s = put(s, 3, tile="E8", weapons=("ember-whip", "fire-arrows"))
     s = replace(turn_of(s, 3), siphon=((1, 1),))  # 1 HP lost so far: the next 1 would give +1
-    s = RULES.apply(s, {"type": "skill", "seat": 3, "skill": "3"})
-    # Huan's skill 3: Xi Bian drops to 0 and Qing Luan loses 1: no +1 can save her.
+    s = RULES.apply(s, {"type": "attack", "seat": 3, "strikes": [
+        {"card": serial(s, "fire-arrows"), "target": 1},
+        {"card": serial(s, "ember-whip"), "target": 2}]})
+    # Xi Bian drops to 0 first, then Qing Luan loses HP: no gain can save her.
     assert not s.player(1).alive and s.player(1).hp == 0
 
 
@@ -285,12 +289,13 @@ def test_mr8_lasting_effects_expire_at_the_right_turn_through_real_turns() -> No
     # Ling Yu: Huan skips his next movement; River Staff hits Huan for 3 + 1 (Water).
     m.apply({"type": "skill", "seat": 3, "skill": "2", "target": 2})
     m.apply({"type": "attack", "seat": 3, "card": staff, "target": 2})
-    assert m.state.player(2).hp == 6 and m.state.player(1).hp == 10  # 4 lost: +2
+    # MR-8 rev. 2: Ling Yu's 2 HP cost counts too: 6 lost, +3.
+    assert m.state.player(2).hp == 6 and m.state.player(1).hp == 11
     m.apply({"type": "roll", "seat": 3, "dice": [1]})
     m.apply({"type": "move", "seat": 3, "to": "F6"})  # a challenge tile
     m.apply({"type": "scan", "card": serial(s, "three-hands"), "zone": "seat:3"})
-    m.apply({"type": "result", "winner": 3, "loser": 2})  # Huan loses 1 more: 5 lost
-    assert m.state.player(1).hp == 10
+    m.apply({"type": "result", "winner": 3, "loser": 2})  # Huan loses 1 more: 7 lost
+    assert m.state.player(1).hp == 11
     m.apply({"type": "end", "seat": 3})
     # Huan: movement skipped; skill 1 on Fire costs 0; the boosted blade hits for 4+1+2.
     s = m.state
@@ -298,7 +303,8 @@ def test_mr8_lasting_effects_expire_at_the_right_turn_through_real_turns() -> No
     m.apply({"type": "skill", "seat": 2, "skill": "1", "card": blade})
     m.apply({"type": "attack", "seat": 2, "card": blade, "target": 3})
     assert m.state.player(3).hp == 10 - 2 + 1 - 7  # paid 2 on Fire, won 1, hit for 7
-    assert m.state.player(1).hp == 8 + 6  # 12 HP lost by the others in all: +6
+    assert m.state.player(1).hp == 8 + 7  # 14 HP lost by the others in all: +7
+    assert "Ana gains 4 HP from Xi Bian's skill 3 (Cy lost 7)" in m.state.ruling
     m.apply({"type": "end", "seat": 2})
     # Round 2. Xi Bian's turn: her skill 3 is over.
     assert m.state.turn == 1 and not m.state.siphon
@@ -307,7 +313,7 @@ def test_mr8_lasting_effects_expire_at_the_right_turn_through_real_turns() -> No
     m.apply({"type": "scan", "card": serial(s, "jade-axe"), "zone": "seat:1"})  # weapon tile
     m.apply({"type": "end", "seat": 1})
     m.apply({"type": "attack", "seat": 3, "card": needles, "target": 2})
-    assert m.state.player(1).hp == 14  # nothing more for Xi Bian
+    assert m.state.player(1).hp == 15  # nothing more for Xi Bian
     m.apply({"type": "roll", "seat": 3, "dice": [1]})
     m.apply({"type": "move", "seat": 3, "to": "F5"})
     m.apply({"type": "end", "seat": 3})
@@ -351,7 +357,7 @@ def test_mr10_xi_bian_skill1_thorns_defeat_the_attacker_and_the_turn_passes() ->
 
 
 def test_mr8_ruling_names_the_own_colour_discount() -> None:
-    s = skill(table("huan", tile="G8"), "3")  # a Fire tile: 2 HP instead of 3
+    s = skill(put(table("huan", tile="G8"), 1, weapons=("ember-whip",)), "3")  # a Fire tile
     assert s.player(1).hp == 8 and "pays 2 HP: one less on a fire tile" in s.ruling
-    s = skill(table("huan"), "3")  # the neutral centre: full price
+    s = skill(put(table("huan"), 1, weapons=("ember-whip",)), "3")  # the centre: full price
     assert s.player(1).hp == 7 and "pays 3 HP)" in s.ruling

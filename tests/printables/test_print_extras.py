@@ -12,7 +12,7 @@ from pdf_probe import line_centres, render, text_of
 
 from companion import tablemat
 from companion.cards import load_deck
-from companion.games.mountains_board import load_board
+from companion.games.mountains import load_board
 from printables.extras import SQUARE, calibration_targets, token_spec
 from printables.geometry import PrintError, printable_area
 from printables.jobs import PrintOptions, build
@@ -189,7 +189,7 @@ def test_stairs_arrows_leave_the_s_mark_clear_and_point_at_the_exit() -> None:
     """The board's stairs (MR-1 data) are drawn from outside the entrance's 8 mm S disc
     to just before the exit's centre, along the line between the two tiles; the legend
     says how to read them."""
-    from printables.extras import TILE_MM, stairs_segment
+    from printables.board import TILE_MM, stairs_segment
 
     board = load_board()
     stairs = [t for t in board if t.exit]
@@ -205,3 +205,22 @@ def test_stairs_arrows_leave_the_s_mark_clear_and_point_at_the_exit() -> None:
         assert np.hypot(x2 - sx, y2 - sy) > np.hypot(x1 - sx, y1 - sy)
     pdf, _, _ = build("board", PrintOptions(paper="a3"))
     assert "Dashed arrows: stairs" in text_of(pdf)
+
+
+def test_board_prints_the_marks_and_words_the_screen_uses() -> None:
+    """Issue 11, point 7: one module (``companion.games.mountains.marks``) decides each tile
+    kind's mark and legend word for the paper and the screen; challenge and chance differ;
+    the sharpen tiles of MR-1 rev. 2 are on the printed board with their legend."""
+    from companion.games.mountains.marks import MARKS
+
+    board = load_board()
+    pdf, _, _ = build("board", PrintOptions(paper="a3"))
+    text = text_of(pdf)
+    for kind, words in board.kinds.items():
+        mark = MARKS[kind]
+        assert f"{mark.word}: {words}" in text
+        if mark.mark:
+            assert mark.mark in text
+    assert MARKS["challenge"].mark != MARKS["chance"].mark
+    sharpen = [t.id for t in board if t.kind == "sharpen"]
+    assert len(sharpen) == 4 and text.count("sharpen") >= len(sharpen) + 1

@@ -1,91 +1,32 @@
-"""The Classic of Mountains & Rivers (seed 003, rulings MR-1..MR-11): the rules engine.
+"""Mountains & Rivers adjudication (MR-2..MR-10): each event, validated and resolved.
 
-A board game for 2-4 players: move your token over a 9 x 9 board (``mountains_board``),
-draw weapons, challenge and chance cards from the tiles you land on, attack with weapons
-and skills (``mountains_skills``), and be the last one standing.
-
-Phases: ``order`` (everyone rolls a die for the pick order, ties re-roll, MR-3), ``pick``
-(in that order each player blindly draws a character card and shows it in their seat zone),
-``corner`` (the first picker chooses the start corner, MR-2), ``play``, ``over``.
-
-Events (every event by a seat carries ``"seat"``; ``dice`` may be given as ``"dice": [a, b]``
-or as ``"die": a`` with ``"die2": b``; every die is 1-6):
-
-* ``{"type": "roll", "seat", "dice"}``: a die roll (MR-11). Pick-order rolls, the movement
-  roll (one die; two in the final showdown, MR-5) and the die of a skill 1 (Qing Luan,
-  Ling Yu). With option ``dice: "companion"`` the companion makes these events itself
-  (``Rules.chance``, marked ``"by": "companion"``, C-4).
-* ``{"type": "scan", "card": SERIAL, "zone": "seat:<n>", "override"?: true}``: a card drawn
-  and shown by seat n (C-6): a character pick, or a weapon, challenge or chance card the
-  table is waiting for. A card that is not in its pile is refused (C-1) unless overridden.
-* ``{"type": "corner", "seat", "corner": "A1"|"I1"|"I9"|"A9"}``: the start corner (MR-2).
-* ``{"type": "move", "seat", "to": TILE}``: move the token to a reachable tile (MR-5); the
-  tile activates (MR-6).
-* ``{"type": "attack", "seat", "strikes": [{"card": SERIAL, "target": SEAT}, ...]}``: one or
-  two weapons, each on a target in its range (MR-7). Also ``card``/``target`` (and
-  ``card2``/``target2``) as flat fields; ``card2`` null or absent: one weapon; ``target2``
-  null or absent: the second weapon strikes ``target``.
-* ``{"type": "skill", "seat", "skill": "basic"|"1"|"2"|"3", ...}``: parameters
-  ``target``, ``card``, ``tile``, ``add`` as the skill needs (``mountains_skills``, MR-8).
-* ``{"type": "result", "winner": SEAT, "loser": SEAT}`` (or ``"outcome": [winner, loser]``,
-  as the result action offers it): who won the challenge mini-game; one of them is the
-  player who drew the card (MR-9). ``seat`` is optional.
-* ``{"type": "discard", "seat", "card"}``: the weapon a seat discards (a chance or
-  challenge penalty). ``{"type": "take", "seat", "card"}``: the weapon a seat takes from
-  the loser of a challenge.
-* ``{"type": "end", "seat"}``: end the turn; only after movement (MR-4).
-
-View keys (``view``, built in ``mountains_view``): ``game``, ``phase``, ``dice_mode``,
-``you``, ``players`` (seat, name, character, character_name, element, hp, alive, tile,
-weapons [card, name, element, attack, range, usable], effects), ``board``
-(``mountains_board.Board.describe``), ``start``, ``end``, ``turn``, ``turn_no``,
-``actions_left`` (movement, attack, skill), ``roll``, ``extra_dice``, ``move_bonus``,
-``move_options`` (step counts allowed), ``reachable`` ([{tile, to}] for the player whose
-turn it is), ``showdown``, ``double_range``, ``boosted``, ``piles`` (counts per pile and
-discard pile), ``pending`` (what the table waits for), ``order_rolls``, ``pick_order``,
-``prompt``, ``ruling``, ``finished``, ``winners``. ``referee_view`` adds ``places`` (every
-serial) and ``counts``. Nothing is hidden in this game: every seat sees the same view.
-
-Modules: ``mountains_board`` (board data, ``reachable``), ``mountains_state`` (state, the
-small pure steps, derived facts such as ``move_steps`` and ``reachable_moves``),
-``mountains_skills`` (the sixteen skills), ``mountains_view`` (views, prompts, actions).
+The heart a rules lawyer reads: one handler per event type, each validating first (raising a
+precise ``CompanionError`` and changing nothing) and returning the next state with what
+happened. Skills are decided in ``skills``, the board's geometry in ``board``, the small
+steps (HP, draws, defeat) in ``state``.
 """
 
 from __future__ import annotations
 
-import random
+import re
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
-from companion.engine import (
-    OUT,
-    Event,
-    JSONDict,
-    Option,
-    Rules,
-    Setup,
-    event_type,
-    evolve,
-    require,
-    seat_zone,
-)
+from companion.engine import Event, Movement, Play, event_type, evolve, require, seat_zone
 from companion.errors import (
-    BadSetup,
     CardNotAvailable,
-    GameOver,
     IllegalPlay,
     MalformedEvent,
     OutOfTurn,
     UnknownCard,
 )
-from companion.games import mountains_skills as skills
-from companion.games.mountains_board import can_reach, load_board
-from companion.games.mountains_state import (
-    DECKS,
+from companion.games.mountains import skills
+from companion.games.mountains.board import can_reach
+from companion.games.mountains.state import (
+    FACE_DOWN,
     START_HP,
     MountainsState,
     Pending,
-    Player,
     apply_effect,
     begin_turn,
     bump,
@@ -93,24 +34,22 @@ from companion.games.mountains_state import (
     defeat_and_finish,
     discard,
     draw,
+    held_weapon,
     hit,
     move_card,
     move_steps,
     next_seat,
     order_needs,
     pile,
+    place_words,
     reachable_moves,
-    roll_due,
     seat_place,
     set_player,
-    targets_in_range,
-    usable_weapons,
     weapon_damage,
     weapon_range,
 )
-from companion.games.mountains_view import actions, pending_text, view
-
-__all__ = ["RULES", "MountainsRules", "MountainsState", "move_steps", "reachable_moves"]
+from companion.games.mountains.view import pending_text
+from companion.words import possessive
 
 
 def _dice(event: Event, count: int) -> tuple[int, ...]:
@@ -158,120 +97,84 @@ def _strikes(event: Event) -> list[tuple[str, int]]:
     return out
 
 
-class MountainsRules(Rules[MountainsState]):
-    """The Classic of Mountains & Rivers: MR-1..MR-11."""
 
-    id: ClassVar[str] = "mountains"
-    title: ClassVar[str] = "The Classic of Mountains & Rivers"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
-    options: ClassVar[tuple[Option, ...]] = (
-        Option("dice", "physical", "MR-11",
-               "physical: players roll real dice and enter them; companion: the companion "
-               "rolls", choices=("physical", "companion")),
-    )
-    zones: ClassVar[tuple[str, ...]] = ("seat:<n>",)
-
-    # -- start ----------------------------------------------------------------------------
-    def start(self, setup: Setup) -> MountainsState:
-        if not self.min_players <= len(setup.players) <= self.max_players:
-            raise BadSetup(f"{self.title} takes 2-4 players, got {len(setup.players)}")
-        board = load_board()
-        places: dict[str, str] = {}
-        have = dict.fromkeys(DECKS, 0)
-        for serial, face in sorted(setup.cards.items()):
-            if face.deck not in have:
-                raise BadSetup(f"card {serial!r} is of an unknown deck {face.deck!r}")
-            first_set = min((v for k, v in setup.sets.items()
-                             if setup.cards[k].deck == face.deck), default=0)
-            if setup.sets.get(serial, first_set) != first_set:
-                places[serial] = OUT  # one printed set of each deck plays
-                continue
-            places[serial] = pile(face.deck)
-            have[face.deck] += 1
-        if have["character"] < len(setup.players):
-            raise BadSetup(f"{len(setup.players)} players need {len(setup.players)} character "
-                           f"cards; the print runs hold {have['character']}")
-        players = tuple(Player(i, n) for i, n in enumerate(setup.players, 1))
-        return MountainsState(
-            board=board,
-            faces=dict(setup.cards),
-            dice_mode=str(setup.options.get("dice", "physical")),
-            players=players,
-            places=places,
-            order_rolls=tuple(() for _ in players),
-        )
-
-    # -- apply ----------------------------------------------------------------------------
-    def apply(self, state: MountainsState, event: Event) -> MountainsState:
-        kind = event_type(event)
-        if state.finished:
-            raise GameOver(f"the game is over; {kind!r} is not accepted")
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise MalformedEvent(f"unknown event type {kind!r}; expected one of "
-                                 f"{sorted(_HANDLERS)}")
-        before = state.living
-        s, text = handler(state, event)
-        if s.phase == "play":
-            s, fell = defeat_and_finish(s, before)
-            if fell:
-                text = f"{text}. {fell}"
-        return evolve(s, ruling=_sentence(text))
-
-    # -- chance (C-4, MR-11) --------------------------------------------------------------
-    def chance(self, state: MountainsState, rng: random.Random) -> Event | None:
-        if state.dice_mode != "companion" or state.finished:
-            return None
-        due = roll_due(state)
-        if due is None:
-            return None
-        seat, count = due
-        return {"type": "roll", "seat": seat, "dice": [rng.randint(1, 6) for _ in range(count)],
-                "by": "companion"}
-
-    # -- random legal play ----------------------------------------------------------------
-    def random_play(self, state: MountainsState, rng: random.Random) -> Event | None:
-        return _random_play(self, state, rng)
-
-    # -- views ----------------------------------------------------------------------------
-    def view(self, state: MountainsState, seat: int | None) -> JSONDict:
-        return view(state, seat)
-
-    def referee_view(self, state: MountainsState) -> JSONDict:
-        v = view(state, None)
-        v["places"] = dict(sorted(state.places.items()))
-        v["counts"] = dict(state.counts)
-        return v
-
-    def actions(self, state: MountainsState, seat: int | None) -> list[JSONDict]:
-        return actions(state, seat)
-
-    def places(self, state: MountainsState) -> Mapping[str, str]:
-        return dict(state.places)
-
-    def stats(self, state: MountainsState) -> dict[str, float]:
-        c = dict(state.counts)
-        return {
-            "adjudications": float(c.get("moves", 0) + c.get("attacks", 0) + c.get("skills", 0)),
-            "moves": float(c.get("moves", 0)),
-            "attacks": float(c.get("attacks", 0)),
-            "skills": float(c.get("skills", 0)),
-            "turns": float(state.turn_no),
-            "hp_lost": float(c.get("hp_lost", 0)),
-            "cards_drawn": float(c.get("draws", 0)),
-        }
+# -- the play as data (issue 11) --------------------------------------------------------------
+_MR = re.compile(r"\((?:[^()]*?, )?(MR-\d+|C-\d+)\)")
+_RULE_OF = {"roll": "MR-11", "scan": "MR-6", "corner": "MR-2", "move": "MR-5",
+            "stairs": "MR-5", "attack": "MR-7", "skill": "MR-8", "result": "MR-9",
+            "discard": "MR-9", "take": "MR-9", "end": "MR-4"}
 
 
-RULES = MountainsRules()
+def adjudicate(state: MountainsState, event: Event) -> tuple[MountainsState, str, Play]:
+    """Validate and resolve one event: the next state, the referee's sentence (with ruling
+    ids) and the ``Play`` (card movements, outcome, ruling id, actor, facts).
+
+    Raises a ``CompanionError`` subclass and changes nothing.
+    """
+    kind = event_type(event)
+    handler = HANDLERS.get(kind)
+    if handler is None:
+        raise MalformedEvent(f"unknown event type {kind!r}; expected one of {sorted(HANDLERS)}")
+    alive = state.living
+    s, text = handler(evolve(state, notes=()) if state.notes else state, event)
+    fell = ""
+    if s.phase == "play":
+        s, fell = defeat_and_finish(s, alive)
+    found = _MR.search(text)
+    rule = found.group(1) if found else _RULE_OF[kind]
+    outcome = _outcome(state, s, kind, event)
+    if fell:
+        text, rule = f"{text}. {fell}", "MR-10"
+        outcome = "win" if s.finished else "out"
+    if s.notes:
+        text = f"{text}. {'. '.join(s.notes)}"
+    actor = event.get("seat")
+    play = Play(kind=kind, outcome=outcome, rule=rule,
+                seat=actor if isinstance(actor, int) and not isinstance(actor, bool) else None,
+                movements=_movements(state, s), facts=_facts(state, s, text))
+    return s, text, play
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+def _outcome(before: MountainsState, s: MountainsState, kind: str, event: Event) -> str:
+    if kind == "scan":
+        typed = str(event.get("card"))
+        card = s.faces.get(typed) or next((f for f in s.faces.values() if f.id == typed), None)
+        return "pick" if before.phase == "pick" else card.deck if card else "scan"
+    if kind == "stairs":
+        return "stairs" if event.get("take") is True else "stay"
+    return {"corner": "start", "attack": "hit", "end": "turn"}.get(kind, kind)
+
+
+def _movements(before: MountainsState, s: MountainsState) -> tuple[Movement, ...]:
+    """Every card that changed place, in a stable order; cards going face down into a pile
+    (a reshuffle) are one count without serials: their order is unknown (C-2)."""
+    if before.places is s.places:  # places are copied on every change (``move_card``)
+        return ()
+    moved = sorted((before.places[c], p, c) for c, p in s.places.items()
+                   if before.places[c] != p)
+    out: list[Movement] = []
+    into_pile: dict[tuple[str, str], int] = {}
+    for source, target, serial in moved:
+        if target in FACE_DOWN:
+            into_pile[(source, target)] = into_pile.get((source, target), 0) + 1
+        else:
+            out.append(Movement(source, target, serial))
+    return (*(Movement(a, b, None, n) for (a, b), n in into_pile.items()), *out)
+
+
+def _facts(before: MountainsState, s: MountainsState, text: str) -> dict[str, Any]:
+    """What the words need besides the movements: pawns moved, HP changed, cards asked for."""
+    if before.players is s.players and before.pending == s.pending:
+        return {"text": text, "pawns": [], "hp": [], "asks": [], "fallen": [], "winners": []}
+    pawns = [[p.seat, q.tile, p.tile] for p, q in zip(s.players, before.players, strict=True)
+             if p.tile != q.tile and p.tile is not None and q.tile is not None]
+    hp = [[p.seat, q.hp, p.hp] for p, q in zip(s.players, before.players, strict=True)
+          if p.hp != q.hp and before.phase == "play"]
+    asks = [[p.seat, p.deck] for p in s.pending if p.kind == "draw" and p not in before.pending]
+    fallen = [p.seat for p, q in zip(s.players, before.players, strict=True)
+              if q.alive and not p.alive]
+    return {"text": text, "pawns": pawns, "hp": hp, "asks": asks, "fallen": fallen,
+            "winners": list(s.winners) if s.finished else []}
 
 
 # -- handlers -----------------------------------------------------------------------------
@@ -308,10 +211,10 @@ def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     if s.pending:
         raise IllegalPlay(f"first: {pending_text(s, s.pending[0])}", rule="MR-4")
     if s.moved:
-        raise IllegalPlay(f"{name} has already used their movement this turn", rule="MR-4")
+        raise IllegalPlay(_no_movement(s), rule="MR-4")
     if s.roll:
         raise IllegalPlay(f"{name} already rolled {list(s.roll)} this turn", rule="MR-5")
-    dice = _dice(event, 2 if s.showdown else 1)
+    dice = _dice(event, 2 if s.showdown or s.two_dice else 1)
     s = evolve(s, roll=dice)
     opts = " or ".join(str(n) for n in move_steps(s))
     how = "final showdown: " if s.showdown else ""
@@ -332,18 +235,55 @@ def _no_pending(s: MountainsState) -> None:
         raise IllegalPlay(f"first: {pending_text(s, s.pending[0])}", rule="MR-9")
 
 
+def _sender(s: MountainsState, event: Event) -> int | None:
+    """The seat that sent ``event`` (C-7: the web sets it from the seat token), if any."""
+    return _seat(s, event) if "seat" in event else None
+
+
+def unavailable(s: MountainsState, seat: int, typed: str, expect: str) -> CardNotAvailable:
+    """The one refusal a seat gets for any card it may not show now (C-7: no oracle).
+
+    It names the card as the seat typed it and never says where the card really is, so a
+    card in a face-down pile reads the same as any other card not available to them.
+    """
+    return CardNotAvailable(f"{typed!r} is not a {expect} card {s.name(seat)} can show now: "
+                            f"draw one from {place_words(s, pile(expect))}", rule="C-1")
+
+
+def _scan_card(s: MountainsState, typed: str, expect: str) -> str:
+    """The serial meant by ``typed``: a serial, or a face id (C-1: the engine picks a copy
+    in the pile the table waits on, else any copy, for the refusal). Raises ``UnknownCard``.
+    """
+    if typed in s.places:
+        return typed
+    copies = sorted(c for c, f in s.faces.items() if f.id == typed)
+    if not copies:
+        raise UnknownCard(f"card {typed!r} is not part of this table")
+    return next((c for c in copies if s.places[c] == pile(expect)), copies[0])
+
+
+def _at(s: MountainsState, where: str) -> str:
+    """Where a card lies, in words: "on the weapon discard pile", "in front of Bo"."""
+    words = place_words(s, where)
+    return words if words.startswith(("in ", "out ")) else f"on {words}"
+
+
 def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
-    card = str(require(event, "card", str))
+    typed = str(require(event, "card", str))
+    sender = _sender(s, event)
     # A scan entered by hand from an action form may name the seat instead of the zone.
-    zone = str(require(event, "zone", str)) if "zone" in event or "seat" not in event \
-        else seat_place(_seat(s, event))
+    zone = str(require(event, "zone", str)) if "zone" in event or sender is None \
+        else seat_place(sender)
     seat = seat_zone(zone, len(s.players))
     if seat is None:
         raise MalformedEvent(f"Mountains & Rivers cards are shown in a seat zone, not {zone!r}")
-    if card not in s.places:
-        raise UnknownCard(f"card {card!r} is not part of this table")
-    face = s.face(card)
     override = event.get("override") is True
+    # C-7: who acts is checked before the card is looked at, so a refusal says nothing
+    # about the card; a seat shows cards only in its own zone. ``override`` comes only from
+    # the referee (the server refuses it from a seat token), whose form may name the seat.
+    if sender is not None and sender != seat:
+        raise OutOfTurn(f"{s.name(sender)} shows cards only in their own seat zone, not in "
+                        f"{zone!r}", rule="C-7")
     if s.phase == "pick":
         picker = s.pick_order[sum(1 for p in s.players if p.character)]
         if seat != picker:
@@ -352,25 +292,30 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     else:
         pend = next((p for p in s.pending if p.kind == "draw" and p.seat == seat), None)
         if pend is None:
-            raise IllegalPlay(f"{s.name(seat)} is not drawing a card now ({card!r} in {zone!r})",
+            raise IllegalPlay(f"{s.name(seat)} is not drawing a card now ({typed!r} in {zone!r})",
                               rule="MR-6")
         expect = pend.deck
-    if face.deck != expect:
-        raise CardNotAvailable(f"{card!r} is a {face.deck} card; {s.name(seat)} is drawing a "
-                               f"{expect} card", rule="C-1")
+    card = _scan_card(s, typed, expect)
+    face = s.face(card)
     where = s.places[card]
+    if sender is not None and not override and (face.deck != expect or where != pile(expect)):
+        raise unavailable(s, seat, typed, expect)
+    if face.deck != expect:
+        raise CardNotAvailable(f"{typed!r} is a {face.deck} card; {s.name(seat)} is drawing a "
+                               f"{expect} card", rule="C-1")
     if where != pile(expect) and not override:
-        raise CardNotAvailable(f"{card!r} ({face.name}) is in {where!r}, not in the {expect} "
-                               "pile", rule="C-1")
+        # For the referee and the camera: where the card is, in words (C-8).
+        raise CardNotAvailable(f"{typed!r} ({face.name}) is {_at(s, where)}, not in "
+                               f"{place_words(s, pile(expect))}", rule="C-1")
     if expect == "character" and where.startswith("seat:"):
-        raise CardNotAvailable(f"{face.name} ({card!r}) was already picked; a character "
+        raise CardNotAvailable(f"{face.name} ({typed!r}) was already picked; a character "
                                "belongs to one player", rule="C-1")
     holder = next((p for p in s.players if p.character == face.id), None)
     if expect == "character" and holder is not None:
         # Another printed copy (of a run out of play) cannot make a second one (MR-2).
-        raise CardNotAvailable(f"{holder.name} is already {face.name}; {card!r} is another "
+        raise CardNotAvailable(f"{holder.name} is already {face.name}; {typed!r} is another "
                                "copy of that character card", rule="C-1")
-    forced = f" (referee override: it was in {where})" if where != pile(expect) else ""
+    forced = f" (referee override: it was {_at(s, where)})" if where != pile(expect) else ""
     if s.phase == "pick":
         return _pick(s, seat, card, forced)
     pend = next(p for p in s.pending if p.kind == "draw" and p.seat == seat)
@@ -394,7 +339,7 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         return s, (f"{name} draws the challenge {face.name!r}{forced}: {face.text} "
                    "Enter the winner (MR-9)")
     s = move_card(s, card, discard("chance"))
-    s, said = apply_effect(s, seat, face.attrs["effect"])
+    s, said = apply_effect(s, seat, face.attrs["effect"], source=face.name)
     return s, f"{name} draws the chance card {face.name!r}{forced}: {'; '.join(said)} (MR-9)"
 
 
@@ -447,8 +392,7 @@ def _on_move(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     _no_pending(s)
     name = s.name(seat)
     if s.moved:
-        why = "skips movement this turn" if s.movement_skipped else "has already moved"
-        raise IllegalPlay(f"{name} {why}", rule="MR-4")
+        raise IllegalPlay(_no_movement(s), rule="MR-4")
     if not s.roll:
         raise IllegalPlay(f"{name} must roll for movement first", rule="MR-5")
     to = str(require(event, "to", str))
@@ -462,19 +406,53 @@ def _on_move(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
             f"{to!r} cannot be reached in exactly {steps} steps from "
             f"{s.player(seat).tile} (no tile twice, never against an arrow); reachable: "
             f"{', '.join(moves)}", rule="MR-5")
-    final = s.board.tile(to).exit or to
-    s = set_player(s, evolve(s.player(seat), tile=final))
+    s = set_player(s, evolve(s.player(seat), tile=to))
     s = bump(evolve(s, moved=True), "moves")
-    text = f"{name} moves to {to}"
-    if final != to:
-        text += f" and takes the stairs to {final} (MR-5)"
-    s, act = _activate(s, seat, final)
-    return s, f"{text}{': ' + act if act else ''}"
+    exit_ = s.board.tile(to).exit
+    if exit_:
+        # MR-5 rev. 2: the stairs are a choice; nothing else happens until it is answered.
+        s = evolve(s, pending=(Pending("stairs", seat), *s.pending))
+        return s, (f"{name} moves to {to}, a stairs entrance: {name} may take the stairs to "
+                   f"{exit_} (MR-5)")
+    s, act = _activate(s, seat, to)
+    return s, f"{name} moves to {to}{': ' + act if act else ''}"
+
+
+def _no_movement(s: MountainsState) -> str:
+    """Why the mover cannot move: skipped, and by whom (MR-8 rev. 2), or already moved."""
+    name = s.name(s.turn)
+    if s.movement_skipped:
+        return f"{possessive(name)} movement is skipped this turn (by {s.movement_skipped})"
+    return f"{name} has already moved this turn"
+
+
+def _on_stairs(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
+    seat = _seat(s, event)
+    pend = next((p for p in s.pending if p.kind == "stairs"), None)
+    if pend is None:
+        raise IllegalPlay("nobody is standing on a stairs entrance deciding now", rule="MR-5")
+    if seat != pend.seat:
+        raise OutOfTurn(f"{s.name(pend.seat)} decides about the stairs, not {s.name(seat)}",
+                        rule="MR-5")
+    take = require(event, "take", bool)
+    s = evolve(s, pending=tuple(p for p in s.pending if p is not pend))
+    here = s.player(seat).tile or ""
+    if not take:
+        return s, f"{s.name(seat)} stays on {here} and does not take the stairs (MR-5)"
+    exit_ = s.board.tile(here).exit or here
+    s = set_player(s, evolve(s.player(seat), tile=exit_))
+    return s, (f"{s.name(seat)} takes the stairs from {here} to {exit_}; the exit tile does "
+               "not act (MR-5)")
 
 
 def _activate(s: MountainsState, seat: int, tile: str) -> tuple[MountainsState, str]:
     """The tile a movement step ends on acts (MR-6)."""
     t = s.board.tile(tile)
+    if t.kind == "sharpen":
+        # MR-1 rev. 2: +1 damage on this turn's attack; nothing if it was already made.
+        if s.attacked:
+            return s, "sharpen tile, but the attack of this turn is already made: nothing"
+        return evolve(s, sharpened=True), "sharpen tile, +1 damage on this turn's attack"
     if t.kind in s.board.tile_hp:
         s, ch = change_hp(s, seat, s.board.tile_hp[t.kind])
         return s, f"{t.kind}, {'+' if ch >= 0 else ''}{ch} HP"
@@ -498,9 +476,10 @@ def _on_attack(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         raise IllegalPlay("each weapon strikes once per attack", rule="MR-7")
     damage: dict[int, int] = {}
     parts = []
+    strikes = [(held_weapon(s, seat, card), target) for card, target in strikes]
+    if len({c for c, _ in strikes}) != len(strikes):
+        raise IllegalPlay("each weapon strikes once per attack", rule="MR-7")
     for card, target in strikes:
-        if card not in s.player(seat).weapons:
-            raise CardNotAvailable(f"{card!r} is not one of {name}'s weapons", rule="C-1")
         if card in s.fresh:
             raise IllegalPlay(f"{s.weapon_label(card)} was drawn this turn and cannot be used "
                               "until a later turn", rule="MR-7")
@@ -550,12 +529,17 @@ def _on_result(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     if winner == loser or pend.seat not in (winner, loser):
         raise IllegalPlay(f"the challenge is between {s.name(pend.seat)} and an opponent; got "
                           f"winner {winner!r}, loser {loser!r}", rule="MR-9")
+    sender = _sender(s, event)
+    if sender is not None and sender not in (winner, loser):
+        # C-7: the players in the mini-game, or the referee (no sender), enter its result.
+        raise OutOfTurn(f"{s.name(sender)} did not play this mini-game; {s.name(winner)} or "
+                        f"{s.name(loser)} (or the referee) enters who won", rule="C-7")
     rest = list(s.pending)
     rest.remove(pend)
     s = evolve(s, pending=tuple(rest))
     face = s.face(pend.card)
-    s, w = apply_effect(s, winner, face.attrs["winner"], other=loser)
-    s, lo = apply_effect(s, loser, face.attrs["loser"], other=winner)
+    s, w = apply_effect(s, winner, face.attrs["winner"], other=loser, source=face.name)
+    s, lo = apply_effect(s, loser, face.attrs["loser"], other=winner, source=face.name)
     return s, f"{s.name(winner)} wins {face.name!r}: {'; '.join(w + lo)} (MR-9)"
 
 
@@ -567,12 +551,9 @@ def _on_pick_weapon(s: MountainsState, event: Event) -> tuple[MountainsState, st
     if pend is None:
         raise IllegalPlay(f"{s.name(seat)} has no weapon to {kind} now", rule="MR-9")
     owner = seat if kind == "discard" else pend.other
-    if pend.cards:  # taken from a loser who fell: among the weapons they had (MR-9, MR-10)
-        if card not in pend.cards or s.places[card] != discard("weapon"):
-            raise CardNotAvailable(f"{card!r} is not one of the weapons {s.name(owner)} had",
-                                   rule="C-1")
-    elif card not in s.player(owner).weapons:
-        raise CardNotAvailable(f"{card!r} is not a weapon of {s.name(owner)}'s", rule="C-1")
+    # Taken from a loser who fell: among the weapons they had (MR-9, MR-10).
+    had = tuple(c for c in pend.cards if s.places[c] == discard("weapon"))
+    card = held_weapon(s, owner, card, among=had if pend.cards else None)
     rest = list(s.pending)
     rest.remove(pend)
     s = evolve(s, pending=tuple(rest))
@@ -593,11 +574,12 @@ def _on_end(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     return s, f"{s.name(seat)} ends the turn. {text}"
 
 
-_HANDLERS = {
+HANDLERS = {
     "roll": _on_roll,
     "scan": _on_scan,
     "corner": _on_corner,
     "move": _on_move,
+    "stairs": _on_stairs,
     "attack": _on_attack,
     "skill": _on_skill,
     "result": _on_result,
@@ -608,83 +590,3 @@ _HANDLERS = {
 
 
 # -- random legal play (simulations, property tests) ---------------------------------------
-def _random_play(
-    rules: MountainsRules, s: MountainsState, rng: random.Random
-) -> Event | None:
-    if s.finished:
-        return None
-    due = roll_due(s)
-    if due is not None and (s.phase == "order" or (s.pending and s.pending[0].kind == "roll")):
-        return {"type": "roll", "seat": due[0], "dice": [rng.randint(1, 6) for _ in range(due[1])]}
-    if s.phase == "pick":
-        picker = s.pick_order[sum(1 for p in s.players if p.character)]
-        return {"type": "scan", "card": rng.choice(sorted(s.in_place(pile("character")))),
-                "zone": seat_place(picker)}
-    if s.phase == "corner":
-        return {"type": "corner", "seat": s.pick_order[0], "corner": rng.choice(s.board.corners)}
-    if s.pending:
-        p = s.pending[0]
-        if p.kind == "draw":
-            return {"type": "scan", "card": rng.choice(sorted(s.in_place(pile(p.deck)))),
-                    "zone": seat_place(p.seat)}
-        if p.kind == "result":
-            opp = rng.choice([y for y in s.living if y != p.seat])
-            pair = [p.seat, opp]
-            rng.shuffle(pair)
-            return {"type": "result", "winner": pair[0], "loser": pair[1]}
-        owner = p.seat if p.kind == "discard" else p.other
-        return {"type": p.kind, "seat": p.seat,
-                "card": rng.choice(p.cards or s.player(owner).weapons)}
-    x = s.turn
-    if due is not None:
-        return {"type": "roll", "seat": x, "dice": [rng.randint(1, 6) for _ in range(due[1])]}
-    # Attack whenever a weapon reaches someone (keeps random games finite), skills sometimes.
-    if not s.attacked and rng.random() < 0.9:
-        strikes: list[JSONDict] = []
-        for w in usable_weapons(s, x):
-            tg = targets_in_range(s, x, w)
-            if tg and len(strikes) < 2:
-                strikes.append({"card": w, "target": rng.choice(tg)})
-        if strikes:
-            return {"type": "attack", "seat": x, "strikes": strikes}
-    if not s.skilled and rng.random() < 0.35:
-        slots = [it["value"] for it in skills.skill_choices(s, x) if "why" not in it]
-        rng.shuffle(slots)
-        for slot in slots:
-            ev = _random_skill(s, x, slot, rng)
-            try:
-                rules.apply(s, ev)
-            except (IllegalPlay, MalformedEvent, CardNotAvailable):
-                continue
-            return ev
-    if not s.moved:
-        moves = reachable_moves(s)
-        if moves:
-            return {"type": "move", "seat": x, "to": rng.choice(sorted(moves))}
-    return {"type": "end", "seat": x}
-
-
-def _random_skill(s: MountainsState, x: int, slot: str, rng: random.Random) -> Event:
-    ev: dict[str, Any] = {"type": "skill", "seat": x, "skill": slot}
-    sk = skills.skill_of(s, x, slot)
-    others = [y for y in s.living if y != x]
-    if "card" in sk.params and "other" in sk.params:
-        armed = [y for y in others if s.player(y).weapons]
-        if armed:
-            t = rng.choice(armed)
-            ev["target"] = t
-            ev["card"] = rng.choice(s.player(t).weapons)
-        return ev
-    if "other" in sk.params:
-        ev["target"] = rng.choice(others)
-    if "any" in sk.params:
-        ev["target"] = rng.choice(list(s.living))
-    if "card" in sk.params:
-        usable = usable_weapons(s, x)
-        if usable:
-            ev["card"] = rng.choice(usable)
-    if "tile" in sk.params:
-        ev["tile"] = rng.choice(sorted(s.board.tiles))
-    if "add" in sk.params:
-        ev["add"] = rng.choice([1, 2])
-    return ev

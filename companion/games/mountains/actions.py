@@ -1,20 +1,19 @@
-"""What the Mountains & Rivers table shows: prompts, views and the actions each seat can take.
+"""The actions each Mountains & Rivers seat may take now, for one-tap forms (issue 11).
 
-Pure functions of the state (see ``mountains.py`` for the view keys and the event types).
-Everything in this game is public (weapons lie face up, C-1), so every seat sees the same
-table; ``actions`` lists only what that seat may do now.
+Only legal choices are listed; what is not possible now is listed with the reason in plain
+words (``why``/``disabled``, C-8) and its ruling id apart (``rule``). Card fields list the
+faces that can go to their zone now (``faces``); the move is a choice of the reachable tiles,
+tapped on the board (``on_board``); skills say their cost and effect before they are spent
+(``confirm``).
 """
 
 from __future__ import annotations
 
 from companion.engine import JSONDict
-from companion.games import mountains_skills as skills
-from companion.games.mountains_state import (
-    DECKS,
+from companion.games.mountains import skills
+from companion.games.mountains.marks import element_colour
+from companion.games.mountains.state import (
     MountainsState,
-    Pending,
-    discard,
-    move_steps,
     order_needs,
     pile,
     reachable_moves,
@@ -25,115 +24,22 @@ from companion.games.mountains_state import (
 )
 
 
-# -- words --------------------------------------------------------------------------------
-def pending_text(s: MountainsState, p: Pending) -> str:
-    name = s.name(p.seat)
-    if p.kind == "draw":
-        return f"{name} draws a {p.deck} card and shows it in their seat zone"
-    if p.kind == "result":
-        return f"{name} plays {s.face(p.card).name!r}; enter the winner and the loser"
-    if p.kind == "roll":
-        return f"{name} rolls a die for skill 1"
-    if p.kind == "discard":
-        return f"{name} chooses a weapon to discard"
-    if p.cards:
-        return f"{name} chooses one of the weapons {s.name(p.other)} had, to take"
-    return f"{name} chooses a weapon to take from {s.name(p.other)}"
+def face_tiles(s: MountainsState, deck: str) -> list[JSONDict]:
+    """The faces that can be shown now from the face-down ``deck`` pile (C-1), once each."""
+    seen: dict[str, JSONDict] = {}
+    for serial in sorted(s.in_place(pile(deck))):
+        f = s.face(serial)
+        if f.id in seen:
+            continue
+        tile: JSONDict = {"face": f.id, "name": f.name, "color": element_colour(f.element)}
+        if f.element:
+            tile["element"] = f.element
+        if deck == "weapon":
+            tile["number"] = f.attrs["attack"]
+        seen[f.id] = tile
+    return sorted(seen.values(), key=lambda x: str(x["name"]))
 
 
-def prompt(s: MountainsState) -> str:
-    if s.finished:
-        won = " and ".join(s.name(x) for x in s.winners)
-        return f"Game over: {won} {'wins' if len(s.winners) == 1 else 'share the win'}."
-    if s.phase == "order":
-        who = ", ".join(s.name(x) for x in order_needs(s))
-        return f"Roll a die for the pick order: {who}."
-    if s.phase == "pick":
-        picker = s.pick_order[sum(1 for p in s.players if p.character)]
-        return f"{s.name(picker)}: draw a character card blindly and show it."
-    if s.phase == "corner":
-        return f"{s.name(s.pick_order[0])}: choose the start corner."
-    if s.pending:
-        return pending_text(s, s.pending[0]) + "."
-    name = s.name(s.turn)
-    if not s.moved and not s.roll:
-        dice = "2 dice" if s.showdown else "1 die"
-        return f"{name}: roll for movement ({dice})."
-    if not s.moved:
-        steps = move_steps(s)
-        unit = "step" if steps == (1,) else "steps"
-        return f"{name}: move exactly {' or '.join(map(str, steps))} {unit}."
-    return f"{name}: attack, use a skill, or end the turn."
-
-
-def _weapon_json(s: MountainsState, serial: str) -> JSONDict:
-    f = s.face(serial)
-    return {"card": serial, "name": f.name, "element": f.element,
-            "attack": f.attrs["attack"], "range": f.attrs["range"],
-            "usable": serial not in s.fresh}
-
-
-def view(s: MountainsState, seat: int | None) -> JSONDict:
-    players = []
-    for p in s.players:
-        effects = []
-        if p.seat in s.thorns:
-            effects.append("attackers lose 1 HP (Xi Bian skill 1)")
-        if any(o == p.seat for o, _ in s.siphon):
-            effects.append("+1 HP per 2 HP others lose (Xi Bian skill 3)")
-        if p.seat in s.skip_move:
-            effects.append("skips movement next turn")
-        bonus = dict(s.tailwind).get(p.seat, 0)
-        if bonus:
-            effects.append(f"+{bonus} movement next turn")
-        players.append({
-            "seat": p.seat, "name": p.name, "character": p.character,
-            "character_name": next((f.name for f in s.faces.values() if f.id == p.character),
-                                   None),
-            "element": p.element, "hp": p.hp, "alive": p.alive, "tile": p.tile,
-            "weapons": [_weapon_json(s, w) for w in p.weapons], "effects": effects,
-        })
-    piles = {}
-    for d in DECKS:
-        piles[pile(d)] = len(s.in_place(pile(d)))
-        if d != "character":
-            piles[discard(d)] = len(s.in_place(discard(d)))
-    playing = s.phase == "play" and not s.finished
-    return {
-        "game": "mountains",
-        "phase": s.phase,
-        "dice_mode": s.dice_mode,
-        "you": seat,
-        "players": players,
-        "board": s.board.describe(),
-        "start": s.start,
-        "end": s.end,
-        "turn": s.turn if playing else None,
-        "turn_no": s.turn_no,
-        "actions_left": {"movement": not s.moved, "attack": not s.attacked,
-                         "skill": not s.skilled} if playing else None,
-        "roll": list(s.roll),
-        "extra_dice": list(s.extra_dice),
-        "move_bonus": s.move_bonus,
-        "move_options": list(move_steps(s)) if playing and not s.moved else [],
-        "reachable": [{"tile": a, "to": b} for a, b in reachable_moves(s).items()]
-        if playing and not s.pending else [],
-        "showdown": s.showdown,
-        "double_range": s.double_range,
-        "boosted": s.boosted or None,
-        "piles": piles,
-        "pending": [{"kind": p.kind, "seat": p.seat, "deck": p.deck or None,
-                     "text": pending_text(s, p)} for p in s.pending],
-        "order_rolls": [list(r) for r in s.order_rolls],
-        "pick_order": list(s.pick_order),
-        "prompt": prompt(s),
-        "ruling": s.ruling,
-        "finished": s.finished,
-        "winners": list(s.winners),
-    }
-
-
-# -- actions ------------------------------------------------------------------------------
 def _die_fields(count: int) -> list[JSONDict]:
     fields = [{"name": "die", "label": "Die", "kind": "int", "min": 1, "max": 6}]
     if count == 2:
@@ -170,7 +76,9 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
         if x == picker:
             out.append({"type": "scan", "label": "Draw a character card blindly and show it",
                         "seat": x, "fields": [{"name": "card", "label": "Character card",
-                                               "kind": "card", "zone": zone}], "rule": "MR-3"})
+                                               "kind": "card", "zone": zone,
+                                               "faces": face_tiles(s, "character")}],
+                        "rule": "MR-3"})
         return out
     if s.phase == "corner":
         if x == s.pick_order[0]:
@@ -186,16 +94,24 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
         if p.kind == "draw":
             out.append({"type": "scan", "label": f"Draw a {p.deck} card and show it", "seat": x,
                         "fields": [{"name": "card", "label": f"{p.deck.title()} card",
-                                    "kind": "card", "zone": zone}], "rule": "MR-6"})
+                                    "kind": "card", "zone": zone,
+                                    "faces": face_tiles(s, p.deck)}], "rule": "MR-6"})
+        elif p.kind == "stairs":
+            here = s.player(x).tile or ""
+            out.append({"type": "stairs", "label": "Take the stairs?", "seat": x, "fields": [
+                {"name": "take", "label": "Stairs", "kind": "choice", "choices": [
+                    {"value": True, "label": f"Take the stairs to {s.board.tile(here).exit}"},
+                    {"value": False, "label": f"Stay on {here}"}]}], "rule": "MR-5"})
         elif p.kind == "roll" and physical:
             out.append({"type": "roll", "label": "Enter the die of your skill 1", "seat": x,
                         "fields": _die_fields(1), "rule": "MR-8"})
         elif p.kind == "result" and x in s.living and (not referee or x == p.seat):
-            # Any phone may enter the result; the referee sees it once. One choice per
-            # possible outcome ([winner, loser]): the drawer against each opponent.
+            # The drawer's phone, the challenged player's, or the referee's (once) enters
+            # the result (C-7). One choice per possible outcome ([winner, loser]): the
+            # drawer against each opponent; another phone sees only its own match-up.
             outcomes: list[JSONDict] = []
             for y in s.living:
-                if y != p.seat:
+                if y != p.seat and (referee or x in (p.seat, y)):
                     outcomes += [
                         {"value": [p.seat, y], "label": f"{s.name(p.seat)} beat {s.name(y)}"},
                         {"value": [y, p.seat], "label": f"{s.name(y)} beat {s.name(p.seat)}"}]
@@ -217,10 +133,11 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
                     "fields": _die_fields(2 if s.showdown else 1), "rule": "MR-5"})
     moves = reachable_moves(s)
     if not s.moved and s.roll:
-        out.append({"type": "move", "label": "Move your token", "seat": x, "fields": [
-            {"name": "to", "label": "Tile", "kind": "choice", "choices": [
-                {"value": a, "label": f"{a} ({s.board.tile(a).kind})" if a == b
-                 else f"{a} (stairs to {b}, {s.board.tile(b).kind})"}
+        # One tap on a highlighted tile of the board (``on_board``), or a button per tile.
+        out.append({"type": "move", "label": "Move your pawn", "seat": x, "fields": [
+            {"name": "to", "label": "Tile", "kind": "choice", "on_board": True, "choices": [
+                {"value": a, "label": f"{a} ({s.board.tile(a).kind})"
+                 if not s.board.tile(a).exit else f"{a} (stairs to {s.board.tile(a).exit})"}
                 for a, b in moves.items()]}], "rule": "MR-5"})
     if not s.attacked:
         attack = _attack_action(s, x)
@@ -249,7 +166,7 @@ def _attack_action(s: MountainsState, x: int) -> JSONDict | None:
     if not legal:
         why = ("your weapons were drawn this turn" if not usable
                else "no opponent is in range of your weapons")
-        return {**head, "fields": [], "why": f"{why} (MR-7)"}
+        return {**head, "fields": [], "why": why, "disabled": why}
     w_choices: list[JSONDict] = []
     reached: set[int] = set()
     for w in legal:
@@ -293,7 +210,12 @@ def _skill_action(s: MountainsState, x: int, item: JSONDict) -> JSONDict:
             fields.append({"name": "add", "label": "Add to movement", "kind": "choice",
                            "choices": [{"value": 1, "label": "+1"}, {"value": 2, "label": "+2"}]})
     action: JSONDict = {"type": "skill", "label": item["label"], "seat": x, "cost": item["cost"],
-                        "fields": fields, "rule": "MR-8"}
+                        "fields": fields, "rule": item.get("rule", "MR-8")}
     if "why" in item:
-        action["why"] = item["why"]
+        action["why"] = action["disabled"] = item["why"]
+    else:
+        cost = int(item["cost"])
+        paid = f"It costs {cost} HP" if cost else "It is free"
+        effect = str(item["effect"])
+        action["confirm"] = f"{paid}: {effect[:1].lower()}{effect[1:]}. Use it?"
     return action

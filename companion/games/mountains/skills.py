@@ -14,16 +14,19 @@ character  skill       parameters and effect
 Xi Bian    basic       spends attack; +1 HP
            1           until your next turn, whoever attacks you loses 1 HP per attack
            2           ``target`` (seat), ``card`` (one of the target's weapons): discarded
-           3           until your next turn, +1 HP per 2 HP the other players lose
+           3           until your next turn, +1 HP per 2 HP the other players lose, by
+                       any cause, their skill costs included (rev. 2)
 Qing Luan  basic       spends attack; ``add`` 1 or 2 to this turn's movement
-           1           roll one more die (a ``roll`` event); move by either number
+           1           before the movement roll: it is 2 dice; move by either (rev. 2)
            2           ``target``: swap places with them (no tile activates)
            3           ``target`` (any player, you too), ``tile``: put them there
-Huan       basic       spends movement; ``target`` within 5 tiles loses 1 HP (an attack)
-           1           ``card`` (your weapon): +2 damage this turn
+Huan       basic       spends movement and attack (rev. 2: a damage skill is an attack and
+                       needs a weapon held); ``target`` within 5 tiles loses 1 HP
+           1           ``card`` (your weapon): +2 damage this turn; not after the attack
            2           draw a weapon card (a scan); it cannot be used this turn
-           3           every other player loses 1 HP (an attack on each)
-Ling Yu    basic       spends movement; your weapons have double range this turn
+           3           every other player loses 1 HP (an attack, rev. 2 as basic)
+Ling Yu    basic       spends movement; ``card`` (a weapon you may attack with this turn):
+                       its range is doubled this turn (rev. 2)
            1           roll a die (a ``roll`` event): 1 nothing, 2-3 challenge card,
                        4-5 chance card, 6 weapon card
            2           ``target``: they skip their movement on their next turn
@@ -38,13 +41,16 @@ from typing import Any
 
 from companion.engine import Event, evolve, require
 from companion.errors import IllegalPlay, MalformedEvent
-from companion.games.mountains_state import (
+from companion.games.mountains.state import (
     MountainsState,
     Pending,
+    change_hp,
     discard,
     draw,
+    held_weapon,
     hit,
     move_card,
+    next_seat,
     seat_place,
     set_player,
 )
@@ -63,6 +69,9 @@ class Skill:
     label: str
     spends: str = ""  # "movement" | "attack" | ""
     params: tuple[str, ...] = ()  # of "target", "other", "any", "card", "tile", "add"
+    # MR-8 rev. 2: a skill that takes HP from opponents is an attack: it uses up the
+    # turn's attack and needs a weapon held (which it does not use up).
+    attack: bool = False
 
 
 SKILLS: dict[tuple[str, str], Skill] = {
@@ -74,21 +83,25 @@ SKILLS: dict[tuple[str, str], Skill] = {
         Skill("xi-bian", "3", "Until your next turn, +1 HP per 2 HP others lose"),
         Skill("qing-luan", "basic", "Spend your attack: add 1-2 to movement", "attack",
               ("add",)),
-        Skill("qing-luan", "1", "Roll a second die; move by either number"),
+        Skill("qing-luan", "1", "Before your movement roll: roll 2 dice, move by either one"),
         Skill("qing-luan", "2", "Swap places with another player", "", ("other",)),
         Skill("qing-luan", "3", "Move one player anywhere on the map", "", ("any", "tile")),
         Skill("huan", "basic", "Spend your movement: 1 damage to a player within 5 tiles",
-              "movement", ("other",)),
+              "movement", ("other",), attack=True),
         Skill("huan", "1", "+2 damage to one of your weapons this turn", "", ("card",)),
         Skill("huan", "2", "Draw a weapon card (not usable this turn)"),
-        Skill("huan", "3", "All other players take 1 damage"),
-        Skill("ling-yu", "basic", "Spend your movement: double weapon range this turn",
-              "movement"),
+        Skill("huan", "3", "All other players take 1 damage", attack=True),
+        Skill("ling-yu", "basic", "Spend your movement: double one weapon's range this turn",
+              "movement", ("card",)),
         Skill("ling-yu", "1", "Roll a die: 2-3 challenge, 4-5 chance, 6 weapon card"),
         Skill("ling-yu", "2", "Another player skips their movement next turn", "", ("other",)),
         Skill("ling-yu", "3", "Take a weapon from a player", "", ("other", "card")),
     )
 }
+
+
+def _an(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def skill_of(s: MountainsState, seat: int, slot: str) -> Skill:
@@ -121,26 +134,41 @@ def problem(s: MountainsState, seat: int, slot: str) -> tuple[str, str] | None:
     sk = skill_of(s, seat, slot)
     p = s.player(seat)
     if sk.spends == "movement" and s.moved:
-        return "your movement is already spent this turn", "MR-8"
+        return _moved(s), "MR-8"
     if sk.spends == "attack" and s.attacked:
         return "your attack is already spent this turn", "MR-8"
+    if sk.attack and s.attacked:
+        return "this skill is an attack, and your attack is already used this turn", "MR-8"
+    if sk.attack and not p.weapons:
+        return "this skill is an attack: you need a weapon to attack", "MR-8"
     c = cost(s, seat, slot)
     if c and p.hp - c <= 0:
         return f"it costs {c} HP and you have {p.hp}", "MR-8"
     key = (sk.character, slot)
     if key in TAKERS and not skill_targets(s, seat, slot):
         return "no other player has a weapon", "MR-8"
-    if key == ("huan", "1") and not skill_cards(s, seat, slot):
+    if key == ("huan", "1") and s.attacked:
+        return "you have already attacked this turn, so +2 damage could not apply", "MR-8"
+    if key in {("huan", "1"), ("ling-yu", "basic")} and not skill_cards(s, seat, slot):
         return "you have no weapon you can use this turn", "MR-7"
     if key == ("huan", "basic") and not skill_targets(s, seat, slot):
         return f"no player is within {HUAN_REACH} tiles", "MR-8"
     if key in {("qing-luan", "basic"), ("qing-luan", "1")} and s.moved:
-        return "you have already moved this turn", "MR-8"
-    if key == ("qing-luan", "1") and not s.roll:
-        return "roll your movement first; this skill adds a second die", "MR-8"
+        return _moved(s), "MR-8"
+    if key == ("qing-luan", "1") and s.roll:
+        return "this skill is chosen before your movement roll", "MR-8"
+    if key == ("qing-luan", "1") and s.showdown:
+        return "in the final showdown you already roll two dice", "MR-5"
     if key == ("huan", "2") and not (s.in_place("pile:weapon") or s.in_place("discard:weapon")):
         return "there is no weapon card left to draw", "MR-6"
     return None
+
+
+def _moved(s: MountainsState) -> str:
+    """Why the movement is gone: skipped (and by whom, MR-8 rev. 2) or already used."""
+    if s.movement_skipped:
+        return f"your movement is skipped this turn (by {s.movement_skipped})"
+    return "your movement is already spent this turn"
 
 
 TAKERS = frozenset({("xi-bian", "2"), ("ling-yu", "3")})  # act on another player's weapon
@@ -176,7 +204,7 @@ def skill_cards(s: MountainsState, seat: int, slot: str) -> list[str]:
     sk = skill_of(s, seat, slot)
     if "card" not in sk.params:
         return []
-    if (sk.character, slot) == ("huan", "1"):
+    if (sk.character, slot) in {("huan", "1"), ("ling-yu", "basic")}:
         return [w for w in s.player(seat).weapons if w not in s.fresh]
     return [w for x in skill_targets(s, seat, slot) for w in s.player(x).weapons]
 
@@ -198,10 +226,7 @@ def _target(s: MountainsState, seat: int, event: Event, *, others_only: bool) ->
 
 
 def _their_weapon(s: MountainsState, target: int, event: Event) -> str:
-    card = require(event, "card", str)
-    if card not in s.player(target).weapons:
-        raise IllegalPlay(f"{card!r} is not a weapon of {s.name(target)}'s", rule="C-1")
-    return str(card)
+    return held_weapon(s, target, str(require(event, "card", str)))
 
 
 def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[MountainsState, str]:
@@ -227,7 +252,7 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
         target = _target(s, seat, event, others_only=False)
     if "card" in sk.params:
         card = _their_weapon(s, target or seat, event)
-        if key == ("huan", "1") and card in s.fresh:
+        if key in {("huan", "1"), ("ling-yu", "basic")} and card in s.fresh:
             raise IllegalPlay(f"{s.weapon_label(card)} was drawn this turn", rule="MR-7")
     tile = ""
     if "tile" in sk.params:
@@ -244,15 +269,16 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
             f"{s.name(target)} is {_dist(s, seat, target)} tiles away; the reach is "
             f"{HUAN_REACH}", rule="MR-8")
 
-    s = set_player(s, evolve(p, hp=p.hp - c))
+    # The cost is HP lost like any other: Xi Bian's skill 3 counts it (MR-8 rev. 2).
+    s, _ = change_hp(s, seat, -c)
     s = evolve(s, skilled=True)
     if sk.spends == "movement":
         s = evolve(s, moved=True)
-    if sk.spends == "attack":
+    if sk.spends == "attack" or sk.attack:
         s = evolve(s, attacked=True)
     paid = f" (pays {c} HP)" if c else ""
     if c < BASE_COST[slot]:  # standing on their own colour (MR-8)
-        paid = f" (pays {c} HP: one less on a {p.element} tile)"
+        paid = f" (pays {c} HP: one less on {_an(str(p.element))} {p.element} tile)"
     which = "the basic skill" if slot == "basic" else f"skill {slot}"
     head = f"{name} uses {which}{paid}"
     if key == ("xi-bian", "basic"):
@@ -271,9 +297,11 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
     if key == ("qing-luan", "basic"):
         s = evolve(s, move_bonus=s.move_bonus + add)
         return s, f"{head}: +{add} to movement this turn"
-    if key in {("qing-luan", "1"), ("ling-yu", "1")}:
-        s = evolve(s, pending=(*s.pending, Pending("roll", seat, purpose=sk.character + "-1",
-                                                    dice=1)))
+    if key == ("qing-luan", "1"):
+        return evolve(s, two_dice=True), (
+            f"{head}: {name} rolls 2 dice for movement and moves by either one")
+    if key == ("ling-yu", "1"):
+        s = evolve(s, pending=(*s.pending, Pending("roll", seat, purpose="ling-yu-1", dice=1)))
         return s, f"{head}: roll a die"
     if key == ("qing-luan", "2"):
         mine, theirs = s.player(seat).tile, s.player(target).tile
@@ -285,19 +313,27 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
         return s, f"{head}: {s.name(target)} is put on {tile} (no tile activates, MR-6)"
     if key == ("huan", "basic"):
         s, said = hit(s, seat, {target: 1})
-        return s, f"{head}: {', '.join(said)}"
+        return s, f"{head}, an attack: {', '.join(said)}"
     if key == ("huan", "1"):
         return evolve(s, boosted=card), f"{head}: {s.weapon_label(card)} deals +2 this turn"
     if key == ("huan", "2"):
         s, text = draw(s, seat, "weapon")
         return s, f"{head}: {text}; it cannot be used this turn"
     if key == ("huan", "3"):
-        s, said = hit(s, seat, {x: 1 for x in s.living if x != seat})
-        return s, f"{head}: {', '.join(said)}"
+        # In turn order from Huan's left, so a sharpen bonus goes to the next player.
+        order, x = [], seat
+        for _ in s.players:
+            x = next_seat(s, x)
+            if x != seat and x not in order:
+                order.append(x)
+        s, said = hit(s, seat, dict.fromkeys(order, 1))
+        return s, f"{head}, an attack on each: {', '.join(said)}"
     if key == ("ling-yu", "basic"):
-        return evolve(s, double_range=True), f"{head}: weapon ranges are doubled this turn"
+        return evolve(s, double_range=card), (
+            f"{head}: {s.weapon_label(card)} reaches twice as far this turn")
     if key == ("ling-yu", "2"):
-        s = evolve(s, skip_move=s.skip_move | {target})
+        by = f"{name}'s skill 2"
+        s = evolve(s, skip_move=(*(x for x in s.skip_move if x[0] != target), (target, by)))
         return s, f"{head}: {s.name(target)} skips their movement next turn"
     # ("ling-yu", "3")
     s = move_card(s, card, seat_place(seat))
@@ -307,11 +343,8 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
 def resolve_roll(
     s: MountainsState, pend: Pending, dice: tuple[int, ...]
 ) -> tuple[MountainsState, str]:
-    """The die of Qing Luan's or Ling Yu's skill 1 (MR-8)."""
+    """The die of Ling Yu's skill 1 (MR-8)."""
     name = s.name(pend.seat)
-    if pend.purpose == "qing-luan-1":
-        s = evolve(s, extra_dice=(*s.extra_dice, *dice))
-        return s, f"{name} rolls {dice[0]} for skill 1: move by any one of your dice"
     v = dice[0]
     if v == 1:
         return s, f"{name} rolls 1 for skill 1: nothing happens"
@@ -329,9 +362,12 @@ def skill_choices(s: MountainsState, seat: int) -> list[dict[str, Any]]:
         sk = skill_of(s, seat, slot)
         why = problem(s, seat, slot)
         item: dict[str, Any] = {"value": slot, "label": f"{sk.label} ({cost(s, seat, slot)} HP)",
-                                "cost": cost(s, seat, slot), "params": list(sk.params)}
+                                "cost": cost(s, seat, slot), "params": list(sk.params),
+                                "effect": sk.label}
         if why:
-            item["why"] = f"{why[0]} ({why[1]})"
+            # Plain words for players (C-8); the ruling id goes apart.
+            item["why"] = item["disabled"] = why[0]
+            item["rule"] = why[1]
         out.append(item)
     return out
 

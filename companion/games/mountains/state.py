@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import CardFace
-from companion.engine import evolve
-from companion.games.mountains_board import Board, reachable
+from companion.engine import Play, evolve
+from companion.errors import CardNotAvailable
+from companion.games.mountains.board import Board, reachable
+from companion.words import names, place
 
 START_HP = 10
 
@@ -34,6 +36,19 @@ def discard(deck: str) -> str:
 
 def seat_place(seat: int) -> str:
     return f"seat:{seat}"
+
+
+FACE_DOWN = frozenset(pile(d) for d in DECKS)  # the hidden places: order and faces unseen
+_PLACE_WORDS = {
+    **{pile(d): f"the {d} pile" for d in DECKS},
+    pile("character"): "the character deck",
+    **{discard(d): f"the {d} discard pile" for d in DECKS},
+}
+
+
+def place_words(s: MountainsState, where: str) -> str:
+    """A place in plain words (C-8): "the weapon discard pile", "in front of Ana"."""
+    return place(where, [p.name for p in s.players], _PLACE_WORDS)
 
 
 @dataclass(frozen=True)
@@ -55,7 +70,8 @@ class Pending:
     """Something the table must do before play goes on, first in line first.
 
     kinds: ``pick`` (scan a character card), ``corner`` (choose the start corner),
-    ``roll`` (dice for a skill: ``purpose`` "qing-luan-1" or "ling-yu-1"), ``draw``
+    ``roll`` (the die of a skill: ``purpose`` "ling-yu-1"), ``stairs`` (the mover says
+    whether they take the stairs, MR-5 rev. 2), ``draw``
     (scan a card of ``deck``), ``result`` (who won the mini-game on ``card``),
     ``discard`` (seat discards one of its weapons), ``take`` (seat takes a weapon of
     ``other``'s).
@@ -93,22 +109,25 @@ class MountainsState:
     moved: bool = False
     attacked: bool = False
     skilled: bool = False
-    movement_skipped: bool = False
+    movement_skipped: str = ""  # who or what skipped this turn's movement (MR-8 rev. 2)
     roll: tuple[int, ...] = ()  # movement dice of this turn
-    extra_dice: tuple[int, ...] = ()  # Qing Luan skill 1
+    two_dice: bool = False  # Qing Luan skill 1: this turn's roll is two dice, use either
     move_bonus: int = 0  # Qing Luan basic skill, Tailwind
     fresh: frozenset[str] = frozenset()  # weapons drawn this turn (MR-7)
-    double_range: bool = False  # Ling Yu basic skill
+    double_range: str = ""  # Ling Yu basic skill: this weapon's range is doubled this turn
     boosted: str = ""  # Huan skill 1: this weapon deals +2 this turn
+    sharpened: bool = False  # a sharpen tile: +1 damage on this turn's attack (MR-1 rev. 2)
     # Effects lasting until a player's next turn (MR-8) and next-turn effects.
     thorns: frozenset[int] = frozenset()  # Xi Bian skill 1 active for these seats
     siphon: tuple[tuple[int, int], ...] = ()  # Xi Bian skill 3: (seat, HP lost so far)
-    skip_move: frozenset[int] = frozenset()  # skip movement next turn
+    skip_move: tuple[tuple[int, str], ...] = ()  # (seat, by whom): skip movement next turn
     tailwind: tuple[tuple[int, int], ...] = ()  # (seat, bonus) for the next turn
     ruling: str = "Roll a die each to decide who picks a character first (MR-3)."
     finished: bool = False
     winners: tuple[int, ...] = ()
     counts: tuple[tuple[str, int], ...] = ()
+    notes: tuple[str, ...] = ()  # what happened besides the play itself (Xi Bian's gains)
+    last_play: Play | None = None  # what the latest event did, as data (issue 11)
 
     # -- reading ----------------------------------------------------------------------
     def player(self, seat: int) -> Player:
@@ -183,15 +202,19 @@ def change_hp(s: MountainsState, seat: int, delta: int) -> tuple[MountainsState,
     if changed < 0:
         s = bump(s, "hp_lost", -changed)
         siphon = []
+        notes = list(s.notes)
         for owner, pool in s.siphon:
             if owner != seat and s.player(owner).alive and s.player(owner).hp > 0:
                 gain = (pool - changed) // 2 - pool // 2
                 if gain:
                     o = s.player(owner)
                     s = set_player(s, evolve(o, hp=o.hp + gain))
+                    # MR-8 rev. 2: every gain is named, whatever the cause of the loss.
+                    notes.append(f"{o.name} gains {gain} HP from Xi Bian's skill 3 "
+                                 f"({s.name(seat)} lost {-changed})")
                 pool -= changed
             siphon.append((owner, pool))
-        s = evolve(s, siphon=tuple(siphon))
+        s = evolve(s, siphon=tuple(siphon), notes=tuple(notes))
     return s, changed
 
 
@@ -243,16 +266,16 @@ def defeat_and_finish(s: MountainsState, before: tuple[int, ...]) -> tuple[Mount
                       and (p.kind != "take" or s.player(p.other).alive or p.cards)),
         thorns=frozenset(x for x in s.thorns if s.player(x).alive),
         siphon=tuple(x for x in s.siphon if s.player(x[0]).alive),
-        skip_move=frozenset(x for x in s.skip_move if s.player(x).alive),
+        skip_move=tuple(x for x in s.skip_move if s.player(x[0]).alive),
     )
-    names = " and ".join(s.name(x) for x in fallen)
-    text = f"{names} {'is' if len(fallen) == 1 else 'are'} out at 0 HP; their weapons go to " \
+    who = names(s.name(x) for x in fallen)
+    text = f"{who} {'is' if len(fallen) == 1 else 'are'} out at 0 HP; their weapons go to " \
            "the weapon discard pile (MR-10)"
     living = s.living
     if len(living) <= 1:
         winners = living if living else tuple(x for x in before if x in fallen)
         s = evolve(s, phase="over", finished=True, winners=winners, pending=())
-        won = " and ".join(s.name(x) for x in winners)
+        won = names(s.name(x) for x in winners)
         text += f". {won} {'wins' if len(winners) == 1 else 'share the win'}!"
     elif not s.player(s.turn).alive:
         s, nxt = begin_turn(s, next_seat(s, s.turn))
@@ -273,37 +296,39 @@ def next_seat(s: MountainsState, seat: int) -> int:
 
 def begin_turn(s: MountainsState, seat: int) -> tuple[MountainsState, str]:
     """Start ``seat``'s turn: their lasting effects end, next-turn effects apply (MR-8)."""
-    skipped = seat in s.skip_move
+    skipped = dict(s.skip_move).get(seat, "")
     bonus = dict(s.tailwind).get(seat, 0)
     s = evolve(
         s,
         turn=seat,
         turn_no=s.turn_no + 1,
-        moved=skipped,
+        moved=bool(skipped),
         movement_skipped=skipped,
         attacked=False,
         skilled=False,
         roll=(),
-        extra_dice=(),
+        two_dice=False,
         move_bonus=bonus,
         fresh=frozenset(),
-        double_range=False,
+        double_range="",
         boosted="",
+        sharpened=False,
         thorns=s.thorns - {seat},
         siphon=tuple(x for x in s.siphon if x[0] != seat),
-        skip_move=s.skip_move - {seat},
+        skip_move=tuple(x for x in s.skip_move if x[0] != seat),
         tailwind=tuple(x for x in s.tailwind if x[0] != seat),
     )
     text = f"{s.name(seat)}'s turn"
     if skipped:
-        text += " (movement skipped this turn)"
+        text += f" (movement skipped this turn, by {skipped})"
     if bonus:
         text += f" (+{bonus} to movement this turn)"
     return s, text
 
 
 def apply_effect(
-    s: MountainsState, seat: int, effect: Mapping[str, Any], *, other: int = 0
+    s: MountainsState, seat: int, effect: Mapping[str, Any], *, other: int = 0,
+    source: str = "",
 ) -> tuple[MountainsState, list[str]]:
     """Apply a chance or challenge effect to ``seat`` (MR-9); ``other`` is the opponent.
 
@@ -311,7 +336,7 @@ def apply_effect(
     other living player), ``draw`` (a weapon), ``discard`` (one of seat's weapons, seat's
     choice), ``steal`` (seat takes one of ``other``'s weapons), ``to`` ("start"/"centre":
     the token is put there, nothing activates, MR-6), ``next_move`` (bonus next turn),
-    ``skip_move`` (skip movement next turn).
+    ``skip_move`` (skip movement next turn). ``source`` names the card, for the words.
     """
     name = s.name(seat)
     said: list[str] = []
@@ -358,7 +383,8 @@ def apply_effect(
         s = evolve(s, tailwind=tuple(sorted(tw.items())))
         said.append(f"{name} adds {n} to their movement next turn")
     if effect.get("skip_move"):
-        s = evolve(s, skip_move=s.skip_move | {seat})
+        by = f"the {source} card" if source else "a card"
+        s = evolve(s, skip_move=(*(x for x in s.skip_move if x[0] != seat), (seat, by)))
         said.append(f"{name} skips their movement next turn")
     return s, said
 
@@ -372,9 +398,12 @@ def hit(
     take HP from opponents count as attacks (seed, Combat 1.1).
     """
     said = []
+    sharp = s.sharpened
+    s = evolve(s, sharpened=False)  # once, on the first target (MR-1 rev. 2)
     for target, dmg in damage.items():
-        s, ch = change_hp(s, target, -dmg)
-        said.append(f"{s.name(target)} loses {-ch} HP")
+        s, ch = change_hp(s, target, -dmg - (1 if sharp else 0))
+        said.append(f"{s.name(target)} loses {-ch} HP" + (" (+1 sharpened)" if sharp else ""))
+        sharp = False
     for target in damage:
         if target in s.thorns and target != attacker:
             s, ch = change_hp(s, attacker, -1)
@@ -401,31 +430,33 @@ def move_steps(s: MountainsState) -> tuple[int, ...]:
     """Step counts the current player may move this turn (MR-5, MR-8).
 
     One die: that number. Final showdown (two dice): either die or their sum. Qing Luan's
-    skill 1 adds a die to choose from. Bonuses (Qing Luan basic, Tailwind) add to each.
+    skill 1 (two dice, MR-8 rev. 2): either die. Bonuses (Qing Luan basic, Tailwind) add
+    to each.
     """
     if not s.roll:
         return ()
-    base = set(s.roll) | set(s.extra_dice)
-    if len(s.roll) == 2:
+    base = set(s.roll)
+    if len(s.roll) == 2 and not s.two_dice:
         base.add(sum(s.roll))
     return tuple(sorted({b + s.move_bonus for b in base}))
 
 
 def reachable_moves(s: MountainsState) -> dict[str, str]:
-    """Landing tile -> tile the token ends on (a stairs entrance sends it to its exit)."""
+    """The tiles the current player may land on (MR-5), each mapped to itself (a stairs
+    entrance is a choice once landed on, MR-5 rev. 2)."""
     tile = s.player(s.turn).tile if s.turn else None
     if tile is None or s.moved:
         return {}
     out: dict[str, str] = {}
     for n in move_steps(s):
         for t in reachable(s.board, tile, n):
-            out[t] = s.board.tile(t).exit or t
+            out[t] = t
     return dict(sorted(out.items()))
 
 
 def weapon_range(s: MountainsState, serial: str) -> int:
     r = int(s.face(serial).attrs["range"])
-    return 2 * r if s.double_range else r
+    return 2 * r if s.double_range == serial else r
 
 
 def weapon_damage(s: MountainsState, seat: int, serial: str) -> int:
@@ -451,6 +482,22 @@ def targets_in_range(s: MountainsState, seat: int, serial: str) -> list[int]:
     return out
 
 
+def held_weapon(s: MountainsState, owner: int, typed: str,
+                among: tuple[str, ...] | None = None) -> str:
+    """The weapon ``typed`` names among ``owner``'s weapons (or ``among``, the weapons a
+    fallen loser had): a serial or a face id. Raises ``CardNotAvailable`` (C-1), in one
+    wording for every other card, wherever it really is (C-7: no oracle).
+    """
+    pool = among if among is not None else s.player(owner).weapons
+    if typed in pool:
+        return typed
+    match = [w for w in pool if s.faces[w].id == typed]
+    if match:
+        return match[0]
+    had = "had" if among is not None else "holds"
+    raise CardNotAvailable(f"{typed!r} is not a weapon {s.name(owner)} {had}", rule="C-1")
+
+
 def usable_weapons(s: MountainsState, seat: int) -> list[str]:
     return [w for w in s.player(seat).weapons if w not in s.fresh]
 
@@ -464,5 +511,5 @@ def roll_due(s: MountainsState) -> tuple[int, int] | None:
         if p.kind == "roll":
             return (p.seat, p.dice)
     if s.phase == "play" and not s.pending and not s.moved and not s.roll:
-        return (s.turn, 2 if s.showdown else 1)
+        return (s.turn, 2 if s.showdown or s.two_dice else 1)
     return None

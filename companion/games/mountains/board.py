@@ -29,10 +29,11 @@ A JSON object::
 * ``colour`` is the element whose quadrant the tile belongs to (``earth``, ``air``,
   ``fire``, ``water``) or ``null`` for a neutral tile (the default board's centre ``E5``).
   A character standing on its own colour pays one HP less for skills (MR-8).
-* ``kind`` is one of ``plain``, ``blessing`` (+1 HP), ``hazard`` (-1 HP) (the three
-  *regular* kinds), ``weapon``, ``challenge``, ``chance`` or ``stairs``. A ``stairs`` tile
-  is a stairs entrance and must name its ``exit`` tile; draw it as an arrow from the
-  entrance to the exit. Other kinds have no ``exit``.
+* ``kind`` is one of ``plain``, ``blessing`` (+1 HP), ``hazard`` (-1 HP), ``sharpen``
+  (+1 damage on this turn's attack, MR-1 rev. 2) (the four *regular* kinds), ``weapon``,
+  ``challenge``, ``chance`` or ``stairs``. A ``stairs`` tile is a stairs entrance and must
+  name its ``exit`` tile; draw it as an arrow from the entrance to the exit. Other kinds
+  have no ``exit``. Each kind's mark, colour and legend word are in ``marks``.
 * The four corners are the possible start and end points (MR-2); they must be ``plain``.
 * An arrow ``{"from": X, "to": Y}`` joins two orthogonal neighbours: a token may step from X
   to Y but never from Y to X (MR-5). Arrows are drawn on the edge between the two tiles.
@@ -53,9 +54,9 @@ from typing import Any
 
 COLOURS: tuple[str, ...] = ("earth", "air", "fire", "water")
 KINDS: tuple[str, ...] = (
-    "plain", "blessing", "hazard", "weapon", "challenge", "chance", "stairs",
+    "plain", "blessing", "hazard", "sharpen", "weapon", "challenge", "chance", "stairs",
 )
-REGULAR_KINDS = frozenset({"plain", "blessing", "hazard"})
+REGULAR_KINDS = frozenset({"plain", "blessing", "hazard", "sharpen"})
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
