@@ -30,6 +30,10 @@ def register(cli: Any) -> None:
     b.add_argument("--phones", type=int, default=20)
     b.add_argument("--scans", type=int, default=40)
     b.add_argument("--streams", type=int, default=200)
+    s = cli.bench("pages", "screenshots of every game's big screen, referee page and phone",
+                  _bench_pages)
+    s.add_argument("--out", default="screenshots", help="folder for the PNG files")
+    s.add_argument("--game", action="append", help="only this game (repeatable)")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -122,6 +126,12 @@ def print_demo(app: Any, base: str) -> None:
         url = f"{root}/t/{table.id}/seat/{i}?token={table.config['seat_tokens'][i - 1]}"
         print(f"\nScan to join as {name} (seat {i}):")
         print(ascii_art(url), end="")
+
+
+def _bench_pages(args: argparse.Namespace) -> int:
+    from web.screenshots import run_bench
+
+    return run_bench(args.out, args.game)
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -11,7 +11,8 @@ from webtools import make_table
 
 
 def page_config(html: str) -> dict[str, object]:
-    m = re.search(r"window\.COMPANION = (\{.*?\});", html, re.S)
+    m = re.search(r'<script type="application/json" id="companion-config">(.*?)</script>',
+                  html, re.S)
     assert m, "the page carries no configuration for app.js"
     return dict(json.loads(m.group(1)))
 
