@@ -12,8 +12,11 @@ DEMO_PLAYERS = ["Ana", "Ben", "Chen"]
 
 def register(cli: Any) -> None:
     p = cli.command("serve", "run the referee web app (waitress, SQLite event store)", _serve)
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to bind (0.0.0.0: the whole LAN, so phones can join)")
+    # Phones at the table are the main job: serve the LAN, and every join link and code
+    # carries the machine's LAN address. --host 127.0.0.1 keeps it to this machine.
+    p.add_argument("--host", default="0.0.0.0",
+                   help="address to bind (default 0.0.0.0: the whole LAN, so phones can "
+                        "join; 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--data-dir", default="data", help="SQLite database and print runs")
     p.add_argument("--threads", type=int, default=256,

@@ -69,8 +69,11 @@ def table_page(table_id: str) -> str:
     # The join codes carry seat tokens: only the host's own link to the big screen shows
     # them; the page itself still reads the public view (no token in its configuration).
     seats = _seats(table) if _is_host(table) else []
+    # The table's own opening chance (C-4) is no play: the join codes stay until a real one.
+    opening = next((i for i, r in enumerate(table.records) if r.who != "companion"),
+                   len(table.records))
     return render_template("table.html", table=table, role="public", token="", seat=None,
-                           watch_url=url, watch_qr=_qr_svg(url), seats=seats)
+                           watch_url=url, watch_qr=_qr_svg(url), seats=seats, opening=opening)
 
 
 @bp.get("/t/<table_id>/seat/<int:seat>")

@@ -25,7 +25,7 @@ def test_each_page_opens_only_with_its_token(client: FlaskClient, data_dir: Path
     assert r.status_code == 200
     cfg = page_config(r.text)
     assert cfg == {"table": tid, "game": "wuxing", "token": ana["token"], "role": "seat",
-                   "seat": 1, "players": ["Ana", "Ben", "Chen"]}
+                   "seat": 1, "players": ["Ana", "Ben", "Chen"], "opening": 0}
     assert ben["token"] not in r.text and t["host_token"] not in r.text
     for bad in (f"/t/{tid}/seat/1?token={ben['token']}", f"/t/{tid}/seat/1",
                 f"/t/{tid}/referee?token={ana['token']}", f"/t/{tid}/referee"):

@@ -75,7 +75,7 @@ function yourTurn(s) {
 function renderJoin(s) {
   const box = $("join");
   if (!box) return;
-  const started = (s.history || []).length > 0 && s.version > 1;
+  const started = s.version > (C.opening || 0);
   if (!box.dataset.touched) box.hidden = started || s.finished;
   const again = $("join-again");
   if (again) again.hidden = !box.hidden;

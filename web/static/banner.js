@@ -27,17 +27,20 @@ export function renderStatus(s) {
   const v = s.view || {};
   const prompt = $("prompt");
   if (prompt) prompt.replaceChildren(sentence(v.prompt || (s.finished ? "The game is over." : "")));
-  const w = s.undone ? undoWords(s) : playWords(s);
+  const w = playWords(s);
+  const u = s.undone ? undoWords(s) : null;
   const ruling = $("ruling");
-  if (ruling) ruling.replaceChildren(s.undone ? w.text : sentence(w.text, w.rule));
+  if (ruling) ruling.replaceChildren(w.text ? sentence(w.text, w.rule) : "");
+  const und = $("undone");
+  if (und) { und.hidden = !u; und.textContent = u ? u.text : ""; }
+  // What to do with the physical cards: undoing a play's moves, or the play's own.
+  const lines = u ? u.physical : w.physical;
   const phys = $("physical");
   if (phys) {
-    phys.replaceChildren(...(w.physical || []).map((x) => h("li", {}, plain(x).text)));
-    phys.hidden = !(w.physical || []).length;
+    phys.replaceChildren(...(lines || []).map((x) => h("li", {}, plain(x).text)));
+    phys.hidden = !(lines || []).length;
   }
-  const und = $("undone");
-  if (und) und.hidden = true;  // said in the ruling line itself now
-  if (lastSeen !== null && s.version !== lastSeen) showBanner(s, w);
+  if (lastSeen !== null && s.version !== lastSeen) showBanner(s, u || w);
   lastSeen = s.version;
   if (!s.undone) previous = s.last_play || null;
   renderRefusal(s);
@@ -69,8 +72,8 @@ export function setupBanner() {
 // seat reads its reason; everyone else who was refused, never the reason (it may name a
 // hidden card).
 function whoWords(r) {
-  if (r.seat) return C.seat === r.seat ? "You" : C.players[r.seat - 1];
-  return {camera: "The camera", host: "The referee"}[r.who] || (r.who && r.who.startsWith("seat:") ? C.players[Number(r.who.slice(5)) - 1] : "A play");
+  if (r.seat) return C.seat === r.seat ? "you" : C.players[r.seat - 1];
+  return {camera: "the camera", host: "the referee"}[r.who] || (r.who && r.who.startsWith("seat:") ? C.players[Number(r.who.slice(5)) - 1] : "a play");
 }
 
 export function renderRefusal(s) {
@@ -86,7 +89,7 @@ export function renderRefusal(s) {
   const text = r.error ? p.text : `${what === "card" ? "the card shown" : "that move"} was not accepted; the referee decides.`;
   const canOverride = C.role === "host" && r.scan && (r.code === "card_not_available" || r.rule === "C-1");
   el.replaceChildren(...[
-    h("b", {}, `${whoWords(r)}: refused`), h("span", {class: "why-text"}, text),
+    h("b", {}, `Refused (${whoWords(r)})`), h("span", {class: "why-text"}, text),
     sentence("", r.rule || p.rules[0] || null),
     canOverride ? h("button", {type: "button", class: "danger", id: "override", onclick: async () => {
       await send("/actions", {...r.scan, override: true, version: store.snap.version});

@@ -60,6 +60,7 @@ export function plain(text) {
     .replace(/\bseat:(\d+)\b/g, (m, n) => seatLabel(n))
     .replace(/\bseat \d+ \(([^()]+)\)/g, "$1")
     .replace(/'([a-z][a-z0-9-]*)'/g, (m, id) => store.faces[id] ? store.faces[id].name : m)
+    .replace(/'([0-9A-Z]{4}-[0-9A-Z]{3})'/g, (m, serial) => store.cards[serial] ? `${store.cards[serial].name} (${serial})` : m)
     .replace(/\s+([.,;:])/g, "$1");
   return {text: out, rules};
 }

@@ -45,28 +45,28 @@ function head(a, text) {
     C.role === "host" && a.rule ? h("span", {class: "rule"}, a.rule) : why(a.rule ? [a.rule] : []));
 }
 
-function choiceButtons(a, f) {
+function choiceButtons(a, f, base) {
   return h("div", {class: "buttons"}, (f.choices || []).map((c) => {
     const blocked = c.disabled || (c.ok === false ? (c.why || "not allowed now") : null);
     return h("button", {type: "button", class: "choice" + (blocked ? " blocked" : ""),
       "data-action": a.type, "data-value": JSON.stringify(c.value), "aria-disabled": blocked ? "true" : null,
-      onclick: blocked ? refusedTap(blocked) : (ev) => post(a, {[f.name]: c.value}, ev.currentTarget)},
+      onclick: blocked ? refusedTap(blocked) : (ev) => post(a, {...base, [f.name]: c.value}, ev.currentTarget)},
       plain(c.label ?? String(c.value)).text,
       c.hint ? h("small", {class: "hint"}, plain(c.hint).text) : null);
   }));
 }
 
-function cardPicker(a, f) {
+function cardPicker(a, f, base) {
   const list = fieldFaces(f);
   const kids = [];
   if (list.length) {
     kids.push(h("div", {class: "card-tiles"}, list.map((x) => {
       const blocked = x.ok === false ? (x.why || "not allowed now") : null;
       return cardTile(x, {blocked, note: x.hint ? plain(x.hint).text : (blocked ? plain(blocked).text : null),
-        onTap: blocked ? refusedTap(blocked) : (ev) => post(a, cardBody(a, f, x.face), ev.currentTarget)});
+        onTap: blocked ? refusedTap(blocked) : (ev) => post(a, {...base, ...cardBody(a, f, x.face)}, ev.currentTarget)});
     })));
   }
-  kids.push(codeField(a, f, list.length > 0));
+  kids.push(codeField(a, f, list.length > 0, base));
   return kids;
 }
 
@@ -77,7 +77,7 @@ function cardBody(a, f, card) {
 }
 
 // Serials and face ids stay possible: the printed code's text, "K2F9-01A", or "wood".
-function codeField(a, f, folded) {
+function codeField(a, f, folded, base) {
   const input = h("input", {type: "text", name: f.name, list: "card-list", autocomplete: "off",
     autocapitalize: "off", spellcheck: "false", placeholder: "card name or code", "aria-label": "card code"});
   const form = h("form", {class: "code-field"}, input, h("button", {type: "submit", class: "secondary"}, "Enter"));
@@ -85,7 +85,7 @@ function codeField(a, f, folded) {
     ev.preventDefault();
     const v = input.value.trim();
     if (!v) return;
-    const r = await post(a, cardBody(a, f, byName(v)), form.querySelector("button"));
+    const r = await post(a, {...base, ...cardBody(a, f, byName(v))}, form.querySelector("button"));
     if (r && r.ok) input.value = "";
   });
   return folded ? h("details", {class: "type-code"}, h("summary", {}, "type a code"), form) : form;
@@ -98,10 +98,10 @@ function byName(v) {
   return v;
 }
 
-function intPicker(a, f) {
+function intPicker(a, f, base) {
   if (Array.isArray(f.suggest) && f.suggest.length && f.suggest.length <= MANY) {
     return h("div", {class: "buttons"}, f.suggest.map((n) => h("button", {type: "button", class: "choice",
-      "data-action": a.type, "data-value": String(n), onclick: (ev) => post(a, {[f.name]: n}, ev.currentTarget)}, String(n))));
+      "data-action": a.type, "data-value": String(n), onclick: (ev) => post(a, {...base, [f.name]: n}, ev.currentTarget)}, String(n))));
   }
   return null;
 }
@@ -211,23 +211,27 @@ function actionBox(a) {
         onclick: refusedTap(blocked)}, plain(a.label).text),
       h("small", {class: "muted"}, plain(blocked).text));
   }
-  if (fields.length === 0) {
-    return h("div", {class: "action"}, head(a, null), h("div", {class: "buttons"},
-      h("button", {type: "button", "data-action": a.type, onclick: (ev) => post(a, {}, ev.currentTarget)}, plain(a.label).text)));
+  // Fields with one possible value go with the tap (a skill's own slot); what is left to
+  // choose decides the shape: one button, buttons per choice, card tiles, number buttons.
+  const fixed = fields.filter((f) => f.kind === "choice" && !f.optional && (f.choices || []).length === 1 && f.default === undefined);
+  const base = Object.fromEntries(fixed.map((f) => [f.name, f.choices[0].value]));
+  const open = fields.filter((f) => !fixed.includes(f));
+  if (open.length === 0) {
+    return h("div", {class: "action", "data-action": a.type}, head(a, null), h("div", {class: "buttons"},
+      h("button", {type: "button", "data-action": a.type, onclick: (ev) => post(a, base, ev.currentTarget)}, plain(a.label).text)));
   }
-  if (fields.length === 1) {
-    const f = fields[0];
-    if (f.kind === "choice" && (f.choices || []).length <= MANY && f.default === undefined) {
-      const same = f.choices.length === 1 && (f.choices[0].label ?? String(f.choices[0].value)) === a.label;
-      return h("div", {class: "action", "data-action": a.type}, head(a, same ? null : a.label), choiceButtons(a, f));
+  if (open.length === 1) {
+    const f = open[0];
+    if (f.kind === "choice" && !f.optional && (f.choices || []).length <= MANY && f.default === undefined) {
+      return h("div", {class: "action", "data-action": a.type}, head(a), choiceButtons(a, f, base));
     }
     if (f.kind === "card" && !f.multiple) {
       const where = zoneWords(f.zone);
       return h("div", {class: "action", "data-action": a.type},
-        head(a, plain(a.label).text + (where && !a.label.includes(where) ? ` · ${where}` : "")), cardPicker(a, f));
+        head(a, plain(a.label).text + (where && !a.label.includes(where) ? ` · ${where}` : "")), cardPicker(a, f, base));
     }
     if (f.kind === "int") {
-      const buttons = intPicker(a, f);
+      const buttons = intPicker(a, f, base);
       if (buttons) return h("div", {class: "action", "data-action": a.type}, head(a), buttons);
     }
   }

@@ -63,20 +63,25 @@ function renderEntry(s) {
   const sig = JSON.stringify([zones, due, zone, Object.keys(store.faces).length]);
   if (box.dataset.sig === sig) return;
   box.dataset.sig = sig;
-  if (!zone || !zones.includes(zone) || (due.length && !box.dataset.picked)) zone = due[0] || zones[0];
+  // Start at the zone the table waits for a card in; a zone the referee picked stays picked
+  // until the awaited zones change.
+  if (!zone || !zones.includes(zone) || box.dataset.picked !== JSON.stringify(due)) {
+    zone = due[0] || zone || zones[0];
+    box.dataset.picked = JSON.stringify(due);
+  }
   const label = (z) => zoneWords(z) || (/^seat:/.test(z) ? seatLabel(z.slice(5)) : z);
   const field = (s.actions || []).flatMap((a) => a.fields || []).find((f) => f.kind === "card" && f.zone === zone) || {kind: "card", zone};
   const tiles = fieldFaces(field);
   $("entry-zones").replaceChildren(...zones.map((z) => h("button", {type: "button",
     class: "zone" + (z === zone ? " on" : "") + (due.includes(z) ? " due" : ""), "data-zone": z,
-    onclick: () => { zone = z; box.dataset.picked = "1"; box.dataset.sig = ""; renderEntry(store.snap); }}, label(z))));
+    onclick: () => { zone = z; box.dataset.sig = ""; renderEntry(store.snap); }}, label(z))));
   $("entry-tiles").replaceChildren(...tiles.map((x) => cardTile(x, {small: true, onTap: () => enter(x.face)})));
 }
 
 async function enter(card) {
   const body = {type: "scan", card, zone, version: store.snap.version};
   const r = await send("/actions", body);
-  if (r.ok) { $("entry").dataset.picked = ""; notice(plain(r.data.ruling || "Card entered.").text, "ok"); }
+  if (r.ok) { notice(plain(r.data.ruling || "Card entered.").text, "ok"); }
   return r;
 }
 
