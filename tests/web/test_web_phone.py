@@ -86,8 +86,8 @@ def test_mountains_phone_fits_the_screen_and_shows_every_token(
     expect(pawns).to_have_count(4)
     for i in range(4):
         pb = pawns.nth(i).locator("circle").bounding_box()
-        assert tile["x"] - 0.5 <= pb["x"] and pb["x"] + pb["width"] <= tile["x"] + tile["width"] + 0.5
-        assert tile["y"] - 0.5 <= pb["y"] and pb["y"] + pb["height"] <= tile["y"] + tile["height"] + 0.5
+        assert tile["x"] - 0.5 <= pb["x"] <= tile["x"] + tile["width"] - pb["width"] + 0.5
+        assert tile["y"] - 0.5 <= pb["y"] <= tile["y"] + tile["height"] - pb["height"] + 0.5
     # The tile marks are explained under the board, in words.
     expect(page.locator(".board-legend")).to_contain_text("draw a weapon card")
 
