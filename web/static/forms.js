@@ -220,6 +220,12 @@ function actionBox(a) {
     return h("div", {class: "action", "data-action": a.type}, head(a, null), h("div", {class: "buttons"},
       h("button", {type: "button", "data-action": a.type, onclick: (ev) => post(a, base, ev.currentTarget)}, plain(a.label).text)));
   }
+  if (open.length === 1 && a.type === "move" && C.game === "mountains" && open[0].kind === "choice") {
+    // The board is the picker (MR-5): tap a highlighted tile; the list stays for a keyboard.
+    return h("div", {class: "action", "data-action": a.type}, head(a),
+      h("p", {class: "tap-board"}, "Tap a highlighted tile on the board."),
+      h("details", {class: "type-code"}, h("summary", {}, "or pick from a list"), choiceButtons(a, open[0], base)));
+  }
   if (open.length === 1) {
     const f = open[0];
     if (f.kind === "choice" && !f.optional && (f.choices || []).length <= MANY && f.default === undefined) {

@@ -4,6 +4,7 @@
 import {h, plain} from "../core.js";
 import {cardTile, cardRow} from "../tiles.js";
 import {playFromPanel} from "../forms.js";
+import {notice} from "../api.js";
 import {stat, seatTable, titled} from "./common.js";
 
 export default function godnum(v) {
@@ -24,8 +25,8 @@ export default function godnum(v) {
         const note = !mine ? null : x.hint ? plain(x.hint).text : (x.ok ? null : whyNot(x));
         return cardTile({face: x.value, name: x.label}, {note, small: !mine, blocked: !x.ok || !mine,
           onTap: (ev) => {
-            if (!mine) return;
-            if (!x.ok) { ev.currentTarget.classList.add("shake"); return; }
+            if (!mine) { notice("Wait for your turn.", "info"); return; }
+            if (!x.ok) { ev.currentTarget.classList.add("shake"); notice(whyNot(x), "info"); return; }
             playFromPanel("play", {card: x.value}, ev.currentTarget);
           }});
       }))));
