@@ -137,6 +137,15 @@ function fieldInput(f, a) {
     return h("div", {class: "fixed"}, h("span", {class: "muted"}, plain(f.label || name).text + ": "),
       plain(c.label ?? String(c.value)).text, hidden);
   }
+  if (f.kind === "choice" && !f.optional && (f.choices || []).length <= 6) {
+    // A few choices: buttons side by side (a radio group), not a list to open.
+    const dflt = f.default !== undefined ? JSON.stringify(f.default) : null;
+    return h("fieldset", {class: "segmented", "data-name": name}, h("legend", {}, plain(f.label || name).text),
+      (f.choices || []).map((c) => h("label", {class: "seg" + (c.disabled ? " blocked" : "")},
+        h("input", {type: "radio", name, value: JSON.stringify(c.value), required: true, disabled: !!c.disabled,
+          checked: dflt === JSON.stringify(c.value)}),
+        h("span", {}, plain(c.label ?? String(c.value)).text))));
+  }
   if (f.kind === "choice") {
     // An optional choice starts empty (MR-7: a second weapon is not a must), unless the
     // engine lists its own "none" (a null value) among the choices.

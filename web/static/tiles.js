@@ -20,6 +20,8 @@ export function cardTile(x, opts) {
     deck = h("span", {class: "card-deck"}, label.slice(0, f.deck.length));
     label = label.slice(f.deck.length + 1);
   }
+  // "Water 9" with its number drawn large: the name without the number again.
+  if (num && label.endsWith(" " + f.number)) label = label.slice(0, -String(f.number).length - 1);
   const kids = [deck, num, h("span", {class: "card-name"}, label), o.note ? h("span", {class: "card-note"}, o.note) : null];
   if (o.onTap) {
     return h("button", {type: "button", class: cls.join(" ") + (o.blocked ? " blocked" : ""),
