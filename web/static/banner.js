@@ -80,7 +80,8 @@ export function renderRefusal(s) {
   const el = $("refusal");
   if (!el) return;
   const r = s.refused;
-  if (!r) { el.hidden = true; el.dataset.sig = ""; return; }
+  // A phone hears only of its own refused plays; the big screen and the referee of all.
+  if (!r || (C.role === "seat" && r.seat !== C.seat)) { el.hidden = true; el.dataset.sig = ""; return; }
   const sig = JSON.stringify([s.version, r]);
   if (el.dataset.sig === sig && !el.hidden) return;
   el.dataset.sig = sig;
