@@ -6,6 +6,7 @@ to keep (points 12, 13)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +134,21 @@ def test_the_lobby_speaks_plainly_and_keeps_the_referee_link(
 
     base, app = live_server
     make_table(app.test_client(), Path(app.config["DATA_DIR"]), "wuxing", 3)
-    page = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True)
+
+    # Every page works under the Content-Security-Policy the server is to send: scripts
+    # only from this server, no inline script, no on*= attributes.
+    def with_csp(route: Any) -> None:
+        resp = route.fetch()
+        headers = {**resp.headers, "content-security-policy":
+                   "default-src 'self'; script-src 'self'; object-src 'none'"}
+        route.fulfill(response=resp, headers=headers)
+
+    ctx.route(re.compile(r"^(?!.*/events).*$"), with_csp)  # an event stream never ends
+    blocked: list[str] = []
+    page = ctx.new_page()
+    page.on("console", lambda m: blocked.append(m.text)
+            if "Content Security Policy" in m.text else None)
     page.goto(base + "/")
     games = page.locator("#nt-game option").all_inner_texts()
     assert not any("-" in g.split("(")[1] for g in games), games  # "2 players", not "2-2"
@@ -152,6 +167,9 @@ def test_the_lobby_speaks_plainly_and_keeps_the_referee_link(
     expect(page.locator("#mine-list a")).to_have_attribute("href", link)
     page.locator("#mine-list a").click()
     expect(page.locator("h1.me")).to_contain_text("Referee")
+    expect(page.locator("#live")).to_have_text("live", timeout=20_000)
+    expect(page.locator("#actions .action")).not_to_have_count(0)
+    assert blocked == [], blocked
     page.context.close()
 
 
