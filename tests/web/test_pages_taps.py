@@ -119,6 +119,12 @@ def test_a_whole_wuxing_game_by_taps(browser: Any, live_server: tuple[str, Any])
         expect(page.locator("#end ol.standings li")).to_have_count(3)
         expect(page.locator("#end ol.standings")).to_contain_text("cards")
     expect(ref.locator("#entry")).to_be_hidden()
+    # The referee's log is paged: the newest records first, older ones a tap away.
+    expect(ref.locator("#log tr")).to_have_count(25)
+    newest = int(ref.locator("#log tr td").first.inner_text())
+    assert newest == table.version
+    ref.locator("#log-pages button", has_text="Older").click()
+    assert int(ref.locator("#log tr td").first.inner_text()) == newest - 25
     expect(phones[0].locator("#play-again")).to_have_count(0)
     ref.locator("#play-again").click()
     expect(ref).not_to_have_url(f"{base}/t/{tid}/referee?token={t['host_token']}",
