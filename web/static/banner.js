@@ -17,8 +17,19 @@ function playWords(s) {
   return {text: v.ruling || "", rule: v.rule, physical: [], cards: [], outcome: ""};
 }
 
+// What to do at the table when a play is undone: the engine's own lines (``undo``), else
+// its card movements reversed ("take Chen's Metal back out of the Void").
+function undoLines(lp) {
+  if (!lp) return [];
+  if (Array.isArray(lp.undo) && lp.undo.length) return lp.undo;
+  return (lp.movements || []).filter((m) => m.from_words && m.to_words).map((m) => {
+    const what = m.name || (m.count > 1 ? `${m.count} cards` : "the card");
+    return `Take ${what} back from ${m.to_words} to ${m.from_words}.`;
+  });
+}
+
 function undoWords(s) {
-  const lines = (previous && Array.isArray(previous.undo)) ? previous.undo : [];
+  const lines = undoLines(previous);
   return {text: "Undone: " + plain(s.undone).text, physical: lines};
 }
 
