@@ -58,6 +58,8 @@ export function plain(text) {
   let out = s.replace(RULE_PAREN, "")
     .replace(/\bcard\(s\)/g, "cards")
     .replace(/\bseat:(\d+)\b/g, (m, n) => seatLabel(n))
+    .replace(/\b(deck|hand|discard|locus):(\d+)\b/g, (m, w, n) => `${seatLabel(n)}'s ${w === "locus" ? "Locus" : w}`)
+    .replace(/\b(pile|discard):([a-z]+)\b/g, (m, w, kind) => w === "pile" ? `${kind} pile` : `${kind} discard pile`)
     .replace(/\bseat \d+ \(([^()]+)\)/g, "$1")
     .replace(/'([a-z][a-z0-9-]*)'/g, (m, id) => store.faces[id] ? store.faces[id].name : m)
     .replace(/'([0-9A-Z]{4}-[0-9A-Z]{3})'/g, (m, serial) => store.cards[serial] ? `${store.cards[serial].name} (${serial})` : m)

@@ -7,7 +7,7 @@ const SKIP = new Set(["prompt", "ruling", "rule", "game", "options", "last_adjud
 
 function humanKey(k) {
   if (/^\d+$/.test(k) && Number(k) >= 1 && Number(k) <= C.players.length) return seatLabel(k);
-  return k.replace(/_/g, " ");
+  return plain(k).text.replace(/_/g, " ");
 }
 function chip(text) {
   const f = faceOf(text);
