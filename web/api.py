@@ -409,6 +409,7 @@ def scan(table_id: str) -> Response:
         new = table.play(services(current_app).store, event, viewer,
                          version=data.get("version"), scan_id=key, respond=respond)
     except errors.CompanionError as exc:
+        services(current_app).broker.publish(table.id, table.version)  # pages show refusals
         return refusal(exc, table)
     return changed(table, respond(new), viewer)
 
@@ -437,6 +438,7 @@ def action(table_id: str) -> Response:
         new = table.play(services(current_app).store, event, viewer,
                          version=data.get("version"))
     except errors.CompanionError as exc:
+        services(current_app).broker.publish(table.id, table.version)  # pages show refusals
         return refusal(exc, table)
     extra: dict[str, Any] = {"ruling": new[0].ruling if new else ""}
     if viewer.role == "host":  # the events as logged; a seat reads its own view instead
@@ -496,6 +498,7 @@ def events(table_id: str) -> Response:
             yield f"retry: {retry}\n\n"
             sent = last
             v, text = table.versioned_snapshot(viewer)
+            sent_text = text
             if sent != v:
                 yield f"id: {v}\nevent: table\ndata: {text}\n\n"
                 sent = v
@@ -509,9 +512,9 @@ def events(table_id: str) -> Response:
                 if svc.tables.shared:  # woken by another process's commit: catch up
                     table.catch_up(svc.store)
                 v, text = table.versioned_snapshot(viewer)
-                if v == sent:
-                    continue
-                sent = v
+                if v == sent and text == sent_text:
+                    continue  # a refusal changes the snapshot, not the version
+                sent, sent_text = v, text
                 yield f"id: {v}\nevent: table\ndata: {text}\n\n"
         finally:
             sub.close()

@@ -13,8 +13,11 @@ DEMO_PLAYERS = ["Ana", "Ben", "Chen"]
 
 def register(cli: Any) -> None:
     p = cli.command("serve", "run the referee web app (waitress, SQLite event store)", _serve)
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to bind (0.0.0.0: the whole LAN, so phones can join)")
+    # Phones at the table are the main job: serve the LAN, and every join link and code
+    # carries the machine's LAN address. --host 127.0.0.1 keeps it to this machine.
+    p.add_argument("--host", default="0.0.0.0",
+                   help="address to bind (default 0.0.0.0: the whole LAN, so phones can "
+                        "join; 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--data-dir", default="data", help="SQLite database and print runs")
     p.add_argument("--threads", type=int, default=256,
@@ -63,6 +66,10 @@ def register(cli: Any) -> None:
     b.add_argument("--rate", type=float, default=50.0, help="scans/s (with --database)")
     b.add_argument("--seconds", type=float, default=60.0,
                    help="how long scans are sent (with --database)")
+    s = cli.bench("pages", "screenshots of every game's big screen, referee page and phone",
+                  _bench_pages)
+    s.add_argument("--out", default="screenshots", help="folder for the PNG files")
+    s.add_argument("--game", action="append", help="only this game (repeatable)")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -176,6 +183,12 @@ def _db(args: argparse.Namespace) -> int:
     from web.migrate import migrate_sqlite_to_pg
 
     return migrate_sqlite_to_pg(Path(args.data_dir), args.to)
+
+
+def _bench_pages(args: argparse.Namespace) -> int:
+    from web.screenshots import run_bench
+
+    return run_bench(args.out, args.game)
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
 """HTML pages: the lobby, a seat page per phone, the referee page, the big-screen table.
 
-Pages are small server-rendered shells; ``static/app.js`` fills them from the same JSON the
-API serves and keeps them live through one EventSource each. Everything is served from
+Pages are small server-rendered shells; the ES modules in ``static/`` (``app.js`` first) fill
+them from the same JSON the API serves and keep them live through one EventSource each. No
+inline script: the page's configuration is a JSON data block. Everything is served from
 this server (no CDN): the table's Wi-Fi may have no internet.
 """
 
@@ -37,6 +38,20 @@ def _role(table: Table, want: str, seat: int | None = None) -> str:
     return tok
 
 
+def _is_host(table: Table) -> bool:
+    tok = request.args.get("token") or ""
+    try:
+        viewer = table.viewer_for(tok) if tok else None
+    except CompanionError:
+        return False
+    return viewer is not None and viewer.role == "host"
+
+
+def _seats(table: Table) -> list[dict[str, object]]:
+    return [{"seat": i, "name": n, "url": join_url(table, i), "qr": _qr_svg(join_url(table, i))}
+            for i, n in enumerate(table.players, start=1)]
+
+
 def _qr_svg(text: str) -> str:
     return svg(text).replace('width="', 'data-w="').replace('height="', 'data-h="', 1)
 
@@ -51,8 +66,14 @@ def index() -> str:
 def table_page(table_id: str) -> str:
     table = _table(table_id)
     url = page_urls(table)["table"]
+    # The join codes carry seat tokens: only the host's own link to the big screen shows
+    # them; the page itself still reads the public view (no token in its configuration).
+    seats = _seats(table) if _is_host(table) else []
+    # The table's own opening chance (C-4) is no play: the join codes stay until a real one.
+    opening = next((i for i, r in enumerate(table.records) if r.who != "companion"),
+                   len(table.records))
     return render_template("table.html", table=table, role="public", token="", seat=None,
-                           watch_url=url, watch_qr=_qr_svg(url))
+                           watch_url=url, watch_qr=_qr_svg(url), seats=seats, opening=opening)
 
 
 @bp.get("/t/<table_id>/seat/<int:seat>")
@@ -67,11 +88,8 @@ def seat_page(table_id: str, seat: int) -> str:
 def referee_page(table_id: str) -> str:
     table = _table(table_id)
     token = _role(table, "host")
-    seats = [{"seat": i, "name": n, "url": join_url(table, i),
-              "qr": _qr_svg(join_url(table, i))}
-             for i, n in enumerate(table.players, start=1)]
     return render_template("referee.html", table=table, role="host", token=token, seat=None,
-                           seats=seats, urls=page_urls(table),
+                           seats=_seats(table), urls=page_urls(table),
                            camera_token=table.config["camera_token"],
                            camera_preview=(current_app.config["CAMERA_PREVIEW"] or "").rstrip("/"))
 

@@ -98,6 +98,8 @@ class Table:
         self.book = book
         self.lock = threading.RLock()
         self._cache: dict[str, tuple[int, str]] = {}
+        # The latest refused play, shown on the pages until the next accepted one (issue 11).
+        self.refusal: dict[str, Any] | None = None
 
     # -- identity ---------------------------------------------------------------------
     @property
@@ -224,6 +226,12 @@ class Table:
             "timer": self.timer(),
             "undone": self.last_undo(viewer),
             "history": self.history(),
+            # What the latest play did, per viewer (issue 11; 0 = the referee), and the
+            # print runs, so "play again" makes a table with the same cards.
+            "refused": self._refusal_for(viewer),
+            "last_play": self.rules.last_play(
+                state, 0 if viewer.role == "host" else viewer.seat),
+            "runs": self.config["runs"],
             "now": time.time(),
         }
         if viewer.role == "host":
@@ -233,6 +241,31 @@ class Table:
             out["zones"] = self.zones()
             out["can_undo"] = self._undo_group_text()
         return out
+
+    def _refusal_for(self, viewer: Viewer) -> dict[str, Any] | None:
+        """The latest refusal if no play was accepted since: the referee reads all of it (and
+        the scan to override), the refused seat its reason; everyone else only who was
+        refused and the ruling id, since a reason may name a hidden card."""
+        r = self.refusal
+        if r is None or r["version"] != self.version:
+            return None
+        if viewer.role == "host":
+            return r
+        out = {k: r[k] for k in ("who", "seat", "type", "rule", "code")}
+        if viewer.role == "seat" and viewer.who == r["who"]:
+            out["error"] = r["error"]
+        return out
+
+    def _note_refusal(self, event: Mapping[str, Any], viewer: Viewer,
+                      exc: CompanionError) -> None:
+        seat = event.get("seat") if viewer.role == "host" else viewer.seat
+        scan = {k: event[k] for k in ("type", "card", "zone") if k in event} \
+            if event.get("type") == "scan" else None
+        self.refusal = {"version": self.version, "who": viewer.who,
+                        "seat": seat if isinstance(seat, int) else None,
+                        "type": str(event.get("type"))[:40], "error": str(exc)[:400],
+                        "code": exc.code, "rule": exc.rule, "scan": scan}
+        self._cache.clear()
 
     def zones(self) -> list[str]:
         """The scan zones of this game with ``<n>`` expanded to every seat."""
@@ -295,7 +328,11 @@ class Table:
         with self.lock:
             self._check_version(version)
             n0 = self.match.version
-            self._apply_rules(event)
+            try:
+                self._apply_rules(event)
+            except CompanionError as exc:
+                self._note_refusal(event, viewer, exc)
+                raise
             public = [self._public_ruling()]
             try:  # Match.settle, one chance event at a time to word each publicly (C-4)
                 rng = random.SystemRandom()
@@ -433,6 +470,8 @@ class Table:
         if not isinstance(text, str) or not text.strip():
             raise MalformedPayload(f"a card must be a serial or a payload, got {text!r}")
         text = text.strip()
+        if any(c.face.id == text for c in self.book.cards.values()):
+            return text  # a face id entered by hand: the engine picks a copy (C-1, C-6)
         if text.startswith("T1:"):
             return self.book.resolve(text, self.game).serial
         return self.book.card(text.upper()).serial

@@ -11,7 +11,8 @@ from webtools import make_table
 
 
 def page_config(html: str) -> dict[str, object]:
-    m = re.search(r"window\.COMPANION = (\{.*?\});", html, re.S)
+    m = re.search(r'<script type="application/json" id="companion-config">(.*?)</script>',
+                  html, re.S)
     assert m, "the page carries no configuration for app.js"
     return dict(json.loads(m.group(1)))
 
@@ -24,7 +25,7 @@ def test_each_page_opens_only_with_its_token(client: FlaskClient, data_dir: Path
     assert r.status_code == 200
     cfg = page_config(r.text)
     assert cfg == {"table": tid, "game": "wuxing", "token": ana["token"], "role": "seat",
-                   "seat": 1, "players": ["Ana", "Ben", "Chen"]}
+                   "seat": 1, "players": ["Ana", "Ben", "Chen"], "opening": 0}
     assert ben["token"] not in r.text and t["host_token"] not in r.text
     for bad in (f"/t/{tid}/seat/1?token={ben['token']}", f"/t/{tid}/seat/1",
                 f"/t/{tid}/referee?token={ana['token']}", f"/t/{tid}/referee"):
@@ -76,3 +77,34 @@ def test_the_referee_page_shows_the_camera_preview_when_told_where(
         assert 'src="http://127.0.0.1:8765/frame.jpg"' in r.text
     finally:
         services(app).close()
+
+
+def test_pages_carry_no_inline_script(client: FlaskClient, data_dir: Path) -> None:
+    """Issue 11: the pages run under script-src 'self': no inline script bodies (the
+    configuration is a JSON data block), no on*= attributes, no javascript: links."""
+    t = make_table(client, data_dir, "wuxing", 3)
+    tid = t["table"]
+    for path in ("/", f"/t/{tid}", f"/t/{tid}?token={t['host_token']}",
+                 f"/t/{tid}/seat/1?token={t['seats'][0]['token']}",
+                 f"/t/{tid}/referee?token={t['host_token']}"):
+        html = client.get(path).get_data(as_text=True)
+        for m in re.finditer(r"<script([^>]*)>(.*?)</script>", html, re.S):
+            assert "src=" in m.group(1) or 'type="application/json"' in m.group(1), m.group(0)
+        assert not re.search(r"\son[a-z]+=", html) and "javascript:" not in html
+
+
+def test_the_big_screen_shows_join_codes_only_to_the_host(
+        client: FlaskClient, data_dir: Path) -> None:
+    """Point 13: the join codes carry seat tokens; the host's link shows them with the names,
+    a plain big-screen link never."""
+    t = make_table(client, data_dir, "wuxing", 3)
+    tid = t["table"]
+    host = client.get(f"/t/{tid}?token={t['host_token']}").get_data(as_text=True)
+    assert host.count("<svg") == 4 and 'id="join"' in host  # three seats and the watch code
+    assert all(name in host for name in ("Ana", "Ben", "Chen"))
+    assert page_config(host)["token"] == ""  # the page itself reads the public view
+    for path in (f"/t/{tid}", f"/t/{tid}?token={t['seats'][0]['token']}",
+                 f"/t/{tid}?token={t['camera_token']}"):
+        html = client.get(path).get_data(as_text=True)
+        assert 'id="join"' not in html and html.count("<svg") == 1
+        assert not any(s["token"] in html for s in t["seats"])

@@ -80,26 +80,23 @@ def test_mountains_phone_fits_the_screen_and_shows_every_token(
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.evaluate(BADGE_JS) == []
 
-    # The four tokens on the start tile are inside it, not clipped away nor on top of another.
-    tile = page.locator(".tile[data-tile=A1]")
-    expect(tile.locator(".token")).to_have_count(4)
-    box = tile.bounding_box()
-    label = tile.locator("small").bounding_box()
+    # The four pawns on the start tile are drawn inside it, big enough to read (bug 3).
+    tile = page.locator("svg.mr-board .tile[data-tile=A1] rect").bounding_box()
+    pawns = page.locator("svg.mr-board .pawn")
+    expect(pawns).to_have_count(4)
     for i in range(4):
-        tb = tile.locator(".token").nth(i).bounding_box()
-        assert box["x"] - 0.5 <= tb["x"] and tb["x"] + tb["width"] <= box["x"] + box["width"] + 0.5
-        assert label["y"] + label["height"] <= tb["y"] + 0.5
-        assert tb["y"] + tb["height"] <= box["y"] + box["height"] + 0.5
-    # The tile letters are explained under the board.
-    expect(page.locator(".board-legend")).to_contain_text("weapon")
+        pb = pawns.nth(i).locator("circle").bounding_box()
+        assert tile["x"] - 0.5 <= pb["x"] <= tile["x"] + tile["width"] - pb["width"] + 0.5
+        assert tile["y"] - 0.5 <= pb["y"] <= tile["y"] + tile["height"] - pb["height"] + 0.5
+    # The tile marks are explained under the board, in words.
+    expect(page.locator(".board-legend")).to_contain_text("draw a weapon card")
 
     # A skill is one heading and one button: no select of a single choice repeating it, and
     # the skill still goes with the tap (MR-8).
     assert page.evaluate("[...document.querySelectorAll('#actions select')]"
                          ".filter((s) => s.options.length < 2).length") == 0
-    swap = page.locator("form[data-action=skill]", has_text="Swap places")
-    swap.locator("select[name=target]").select_option(label="Chen")
-    swap.locator("button[type=submit]").click()
+    swap = page.locator(".action[data-action=skill]", has_text="Swap places")
+    swap.locator("button", has_text="Chen").click()
     expect(page.locator("#ruling")).to_contain_text("Ana and Chen swap places")
     page.context.close()
 
@@ -137,9 +134,13 @@ def test_shrine_phone_shows_the_bid_limits_and_a_readable_refusal(
     expect(hint).to_contain_text("not ending in 5")
     page.fill("form[data-action=bid] input[name=amount]", "5")
     page.locator("form[data-action=bid] button[type=submit]").click()
-    notice = page.locator("#notice")
-    expect(notice).to_contain_text("a bid ending in 5 (5) is not allowed (SK-4)")
-    assert notice.bounding_box()["width"] >= 0.8 * PHONE["width"]
+    # The reason in plain words, the ruling id behind "why?" (C-8).
+    refusal = page.locator("#refusal")
+    expect(refusal).to_contain_text("a bid ending in 5 (5) is not allowed")
+    assert "SK-4" not in refusal.inner_text()
+    refusal.locator("details.why summary").click()
+    expect(refusal.locator("details.why")).to_contain_text("SK-4")
+    assert refusal.bounding_box()["width"] >= 0.8 * PHONE["width"]
     # The lot's header names its element; an empty lot does not say "bid in" alone.
     expect(page.locator("#panel .cardrow h3").first).to_contain_text("bid in water")
     assert page.evaluate(OVERFLOW_JS, PHONE["width"]) == []
@@ -247,18 +248,19 @@ def test_hand_entry_starts_at_the_zone_the_table_waits_for(
     page.goto(f"{base}/t/{tid}/referee?token={host}")
     expect(page.locator("#live")).to_have_text("live", timeout=20_000)
     post(client, tid, host, {"type": "rps", "winner": 1})
-    expect(page.locator("#scan-zone")).to_have_value("universe")
+    on = page.locator("#entry-zones button.on")
+    expect(on).to_have_attribute("data-zone", "universe")
     universe = next(c for c in t["run"].cards if c.deck == "universe" and c.face.kind == "element")
     post(client, tid, host, {"type": "scan", "card": universe.serial, "zone": "universe"})
-    expect(page.locator("#scan-zone")).to_have_value("seat:1")
-    page.select_option("#scan-zone", "seat:3")
+    expect(on).to_have_attribute("data-zone", "seat:1")
+    page.locator("#entry-zones button[data-zone='seat:3']").click()
     r = client.post(f"/api/tables/{tid}/timer", json={"seconds": 60}, headers=bearer(host))
     assert r.status_code == 200, r.json
     expect(page.locator("body")).to_have_attribute("data-version", "3")
-    expect(page.locator("#scan-zone")).to_have_value("seat:3")
+    expect(on).to_have_attribute("data-zone", "seat:3")
     ana = next(c for c in t["run"].cards if c.deck == "player" and c.face.kind == "element")
     post(client, tid, host, {"type": "scan", "card": ana.serial, "zone": "seat:1"})
-    expect(page.locator("#scan-zone")).to_have_value("seat:2")   # now only Ben's is due
+    expect(on).to_have_attribute("data-zone", "seat:2")   # now only Ben's is due
     page.context.close()
 
 

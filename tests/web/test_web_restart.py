@@ -27,8 +27,9 @@ def free_port() -> int:
 def start(data_dir: Path, port: int, *extra: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "companion_cli", "serve", "--port", str(port),
-         "--data-dir", str(data_dir), "--threads", "32", *extra],
+        # This machine only: the default serves the LAN (issue 11), which a test need not.
+        [sys.executable, "-m", "companion_cli", "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--data-dir", str(data_dir), "--threads", "32", *extra],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 

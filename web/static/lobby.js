@@ -1,39 +1,90 @@
-// The lobby: create a table, then go to its referee page (which shows each seat's QR code).
-"use strict";
+// The lobby: make a table; then the referee link to keep (with a copy button), and the
+// tables this browser made, so the host finds the way back to each referee page.
+import {h, $} from "./core.js";
+
 let games = [];
-const $ = (id) => document.getElementById(id);
-function h(tag, attrs, ...kids) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "text") el.textContent = v; else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) el.append(kid instanceof Node ? kid : String(kid));
-  return el;
+const MINE = "companion.referee-links";
+
+// Each ruling option in words a host understands at a glance (C-8): a label, and each
+// choice's words. An option not listed here shows its own help text.
+const LABELS = {
+  end: ["When the Universe deck runs out", {count: "count the cards (most cards wins)", recycle: "reuse the Void as the new Universe deck"}],
+  start: ["Who starts", {rps: "rock-paper-scissors", dragon: "first to draw an Infinite Dragon"}],
+  karma_limit: ["Discarded cards that put a player out", {}],
+  target_min: ["Smallest target number", {}],
+  target_max: ["Largest target number", {}],
+  bust: ["A card that goes past the target", {revert: "does not count", stand: "counts"}],
+  start_oinks: ["Oinks of each element to start with", {}],
+  oinks_visibility: ["Players see each other's Oinks", {hidden: "no (only the referee)", public: "yes"}],
+  dice: ["Dice", {physical: "real dice, entered by the players", companion: "the companion rolls"}],
+};
+
+function players(g) {
+  return g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players} to ${g.max_players} players`;
 }
+
 function optionInput(o) {
   const id = "opt-" + o.name;
+  const [label, words] = LABELS[o.name] || [o.help.replace(/'/g, ""), {}];
   let input;
-  if (o.choices) input = h("select", {id, "data-opt": o.name}, o.choices.map((c) => h("option", {value: JSON.stringify(c), selected: c === o.default}, String(c))));
+  if (o.choices) input = h("select", {id, "data-opt": o.name}, o.choices.map((c) => h("option", {value: JSON.stringify(c), selected: c === o.default}, words[c] || String(c))));
   else if (typeof o.default === "boolean") input = h("input", {id, type: "checkbox", "data-opt": o.name, checked: o.default});
-  else if (typeof o.default === "number") input = h("input", {id, type: "number", "data-opt": o.name, value: o.default, min: o.min, max: o.max});
+  else if (typeof o.default === "number") input = h("input", {id, type: "number", "data-opt": o.name, value: o.default, min: o.min, max: o.max, inputmode: "numeric"});
   else input = h("input", {id, type: "text", "data-opt": o.name, value: o.default});
-  return h("label", {title: o.help}, `${o.name} (${o.rule}) `, input, h("small", {class: "muted"}, " " + o.help));
+  return h("label", {}, label, input);
 }
+
 function pick() {
   const g = games.find((x) => x.game === $("nt-game").value);
   if (!g) return;
   $("nt-options").replaceChildren(...g.options.map(optionInput));
   $("nt-run").replaceChildren(...(g.runs.length ? g.runs.map((r) => h("option", {value: r.run}, `${r.run} (${r.cards} cards)`))
-    : [h("option", {value: ""}, "no print run registered")]));
+    : [h("option", {value: ""}, "no cards printed yet")]));
+  $("nt-players-hint").textContent = players(g);
 }
+
 function say(text, kind) { const n = $("notice"); n.textContent = text; n.className = "notice " + kind; n.hidden = false; }
+
+function mine() {
+  try { return JSON.parse(localStorage.getItem(MINE) || "[]"); } catch (e) { return []; }
+}
+function remember(data, title) {
+  const list = mine().filter((x) => x.table !== data.table);
+  list.unshift({table: data.table, title, players: data.seats.map((s) => s.name), referee: data.urls.referee});
+  try { localStorage.setItem(MINE, JSON.stringify(list.slice(0, 20))); } catch (e) { /* private mode: nothing kept */ }
+}
+function renderMine() {
+  const box = $("mine");
+  const list = mine().filter((x) => document.querySelector(`[data-table="${CSS.escape(x.table)}"]`));
+  box.hidden = list.length === 0;
+  $("mine-list").replaceChildren(...list.map((x) => h("li", {},
+    h("a", {href: x.referee}, `${x.title} · ${x.players.join(", ")}`), " ", h("span", {class: "muted small"}, "referee page"))));
+}
+
+function made(data, title) {
+  const box = $("made");
+  const link = h("input", {type: "text", readonly: true, value: data.urls.referee, id: "referee-link", "aria-label": "referee link"});
+  const copy = h("button", {type: "button", id: "copy-link", class: "secondary"}, "Copy");
+  copy.addEventListener("click", async () => {
+    link.select();
+    try { await navigator.clipboard.writeText(data.urls.referee); copy.textContent = "Copied"; }
+    catch (e) { copy.textContent = "Selected: copy it"; }
+  });
+  box.replaceChildren(
+    h("h2", {}, `${title} for ${data.seats.map((s) => s.name).join(", ")} is ready`),
+    h("p", {}, h("b", {}, "Keep this link: "), "it opens the referee page, and nothing else does."),
+    h("div", {class: "code-field"}, link, copy),
+    h("p", {}, h("a", {href: data.urls.referee, class: "button", id: "open-referee"}, "Open the referee page")));
+  box.hidden = false;
+}
+
 async function main() {
   const r = await fetch("/api/games");
   games = (await r.json()).games;
-  $("nt-game").replaceChildren(...games.map((g) => h("option", {value: g.game}, `${g.title} (${g.min_players}-${g.max_players} players)`)));
+  $("nt-game").replaceChildren(...games.map((g) => h("option", {value: g.game}, `${g.title} (${players(g)})`)));
   $("nt-game").addEventListener("change", pick);
   pick();
+  renderMine();
   $("new-table").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const options = {};
@@ -51,7 +102,9 @@ async function main() {
     const resp = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     const data = await resp.json();
     if (!resp.ok) { say(data.error, "error"); return; }
-    window.location.href = data.urls.referee;
+    const title = (games.find((g) => g.game === body.game) || {}).title || body.game;
+    remember(data, title);
+    made(data, title);
   });
   document.querySelector("#new-table button[type=submit]").disabled = false;  // ready now
 }

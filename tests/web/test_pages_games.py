@@ -1,0 +1,180 @@
+"""Each game's page at the table (issue 11), in Debian's Chromium: God Num's cards as chips
+that play on a tap and say why not in words (bug 4, GN-5, GN-6); the Mountains & Rivers
+board drawn from the board data with its marks, stairs, one-way arrows and pawns, a tap on a
+highlighted tile to move (bug 3, MR-4, MR-5); the lobby in plain words with the referee link
+to keep (points 12, 13)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from webtools import bearer, make_table
+
+from companion.games.mountains_board import load_board
+from companion_cli import build
+from web import services
+
+PHONE = {"width": 390, "height": 844}
+
+
+def post(client: FlaskClient, tid: str, token: str, event: dict[str, Any]) -> None:
+    v = client.get(f"/api/tables/{tid}", headers=bearer(token)).json["version"]
+    r = client.post(f"/api/tables/{tid}/actions", json={**event, "version": v},
+                    headers=bearer(token))
+    assert r.status_code == 200, r.json
+
+
+def phone(browser: Any, url: str) -> Any:
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(url)
+    expect(page.locator("#live")).to_have_text("live", timeout=20_000)
+    return page
+
+
+@pytest.mark.browser
+def test_god_num_chips_play_on_a_tap_and_say_why_not(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "godnum", 3)
+    table = services(app).tables.get(t["table"])
+    first = table.rules.view(table.match.state, None)["turn"]
+    page = phone(browser, t["seats"][first - 1]["join_url"])
+    legal = table.rules.view(table.match.state, first)["legal"]
+    card = next(x for x in legal if x["ok"])
+    v = table.version
+    chip = page.locator(f"#panel .card-tiles.legal [data-face='{card['value']}']")
+    expect(chip).to_be_visible()
+    assert chip.get_attribute("title") is None  # nothing hidden in a tooltip
+    chip.click()  # one tap plays it (GN-6)
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    assert table.match.events[-1]["card"] == card["value"] or table.version == v + 1
+    expect(page.locator("#ruling")).to_contain_text(card["label"])
+
+    # The next player sees, in words on each card it may not play, why not (GN-6).
+    nxt = table.rules.view(table.match.state, None)["turn"]
+    page2 = phone(browser, t["seats"][nxt - 1]["join_url"])
+    legal2 = table.rules.view(table.match.state, nxt)["legal"]
+    bad = [x for x in legal2 if not x["ok"]]
+    assert bad, "after a card with an attribute some cards must be refused (GN-6)"
+    tile = page2.locator(f"#panel .card-tiles.legal [data-face='{bad[0]['value']}']")
+    expect(tile.locator(".card-note")).to_be_visible()
+    assert len(tile.locator(".card-note").inner_text()) > 5
+    v = table.version
+    # A card that may not be played does nothing but say why on a tap (as BGA does).
+    tile.click(force=True)
+    expect(page2.locator("#notice")).to_be_visible()
+    assert table.version == v
+    for p in (page, page2):
+        p.context.close()
+
+
+@pytest.mark.browser
+def test_mountains_board_is_drawn_from_the_board_data_and_moves_on_a_tap(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
+    tid, host = t["table"], t["host_token"]
+    chars = {c.face.id: c.serial for c in t["run"].cards if c.deck == "character"}
+    post(client, tid, host, {"type": "roll", "seat": 1, "die": 6})
+    post(client, tid, host, {"type": "roll", "seat": 2, "die": 5})
+    post(client, tid, host, {"type": "scan", "card": chars["qing-luan"], "zone": "seat:1"})
+    table = services(app).tables.get(tid)
+    if table.rules.actions(table.match.state, 2):
+        post(client, tid, host, {"type": "scan", "card": chars["xi-bian"], "zone": "seat:2"})
+    post(client, tid, host, {"type": "corner", "seat": 1, "corner": "A1"})
+    roll = next(a for a in table.rules.actions(table.match.state, 1) if a["type"] == "roll")
+    post(client, tid, host, {"type": "roll", "seat": 1, "die": 3,
+                             **({"die2": 2} if len(roll["fields"]) == 2 else {})})
+
+    page = phone(browser, t["seats"][0]["join_url"])
+    board = load_board()
+    svg = page.locator("svg.mr-board")
+    expect(svg.locator("g.tile")).to_have_count(len(board.tiles))
+    # One mark per kind, as printed: challenge and chance differ (bug 3).
+    assert svg.locator("g.k-challenge .mark").first.text_content() == "?"
+    assert svg.locator("g.k-chance .mark").first.text_content() == "!"
+    stairs = [t for t in board.describe()["tiles"] if t.get("exit")]
+    expect(svg.locator("line.stairs")).to_have_count(len(stairs))
+    expect(svg.locator("line.oneway")).to_have_count(len(board.arrows))
+    legend = page.locator(".board-legend").inner_text()
+    assert "[object" not in legend and "one way only" in legend and "draw a chance card" in legend
+    # Big pawns with the character's initials (Qing Luan: QL), not 8 px labels.
+    pawn = svg.locator(".pawn[data-seat='1']")
+    expect(pawn.locator("text")).to_have_text("QL")
+    assert pawn.locator("circle").bounding_box()["width"] >= 16
+    # A tap on a highlighted tile moves there (MR-5); no dropdown to pick it from.
+    assert page.locator("#actions [data-action=move] select").count() == 0
+    go = svg.locator("g.tile.go")
+    assert go.count() >= 1
+    target = go.first.get_attribute("data-tile")
+    v = table.version
+    go.first.click()
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    assert table.match.events[-1]["type"] == "move"
+    assert table.match.events[-1]["to"] == target
+    page.context.close()
+
+
+@pytest.mark.browser
+def test_the_lobby_speaks_plainly_and_keeps_the_referee_link(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    from playwright.sync_api import expect
+
+    base, app = live_server
+    make_table(app.test_client(), Path(app.config["DATA_DIR"]), "wuxing", 3)
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True)
+
+    # Every page works under the Content-Security-Policy the server is to send: scripts
+    # only from this server, no inline script, no on*= attributes.
+    def with_csp(route: Any) -> None:
+        resp = route.fetch()
+        headers = {**resp.headers, "content-security-policy":
+                   "default-src 'self'; script-src 'self'; object-src 'none'"}
+        route.fulfill(response=resp, headers=headers)
+
+    ctx.route(re.compile(r"^(?!.*/events).*$"), with_csp)  # an event stream never ends
+    blocked: list[str] = []
+    page = ctx.new_page()
+    page.on("console", lambda m: blocked.append(m.text)
+            if "Content Security Policy" in m.text else None)
+    page.goto(base + "/")
+    games = page.locator("#nt-game option").all_inner_texts()
+    assert not any("-" in g.split("(")[1] for g in games), games  # "2 players", not "2-2"
+    page.select_option("#nt-game", "wuxing")
+    options = page.locator("#nt-options").inner_text()
+    assert "When the Universe deck runs out" in options and "WX-" not in options
+    assert "reuse the Void" in page.locator("#opt-end").inner_html()
+    page.fill("#nt-players", "Ana\nBen\nChen")
+    page.locator("#new-table button[type=submit]").click()
+    expect(page.locator("#made")).to_contain_text("Keep this link")
+    link = page.locator("#referee-link").input_value()
+    assert "/referee?token=" in link
+    expect(page.locator("#copy-link")).to_be_visible()
+    # Back in the lobby later, this browser lists the table it made, with its referee link.
+    page.goto(base + "/")
+    expect(page.locator("#mine-list a")).to_have_attribute("href", link)
+    page.locator("#mine-list a").click()
+    expect(page.locator("h1.me")).to_contain_text("Referee")
+    expect(page.locator("#live")).to_have_text("live", timeout=20_000)
+    expect(page.locator("#actions .action")).not_to_have_count(0)
+    assert blocked == [], blocked
+    page.context.close()
+
+
+def test_serve_binds_the_lan_unless_told_otherwise() -> None:
+    """Point 13: phones at the table are the main job; --host 127.0.0.1 keeps it local."""
+    parser = build().parser
+    assert parser.parse_args(["serve"]).host == "0.0.0.0"
+    assert parser.parse_args(["serve", "--host", "127.0.0.1"]).host == "127.0.0.1"

@@ -1,0 +1,37 @@
+// The end of a game: the winner large, the final standings in each game's own figures, and
+// "play again with the same players" for the referee (a new table, same seats and cards).
+import {C, h, $, store, names, count} from "./core.js";
+import {notice} from "./api.js";
+
+// Each game's standings: [name, figure words, sort key (higher first)].
+const STANDINGS = {
+  wuxing: (v) => (v.players || []).map((p) => [p.name, count(p.cards ?? 0, "card"), p.cards ?? 0]),
+  godnum: (v) => (v.seats || []).map((p) => [p.name, p.eliminated ? "out" : `karma ${p.karma}`, p.eliminated ? -1000 : -(p.karma || 0)]),
+  shrine: (v) => Object.entries(v.influence || {}).map(([s, x]) => [C.players[Number(s) - 1],
+    count(x.points, "point") + ((x.groups || []).length ? " · " + x.groups.map((g) => `${g.kind} ${g.points}`).join(", ") : ""), x.points]),
+  mountains: (v) => (v.players || []).map((p) => [p.name, p.alive === false ? "out" : `${p.hp} HP`, p.alive === false ? -1000 : p.hp]),
+  gemcomplete: (v) => (v.seats || []).map((p) => [p.name, count((p.locus || []).filter((c) => c.gem).length, "gem"), (p.locus || []).filter((c) => c.gem).length]),
+};
+
+export function renderEnd(s) {
+  const box = $("end");
+  if (!box) return;
+  box.hidden = !s.finished;
+  if (!s.finished) return;
+  const rows = (STANDINGS[s.game] ? STANDINGS[s.game](s.view || {}) : []).sort((a, b) => b[2] - a[2]);
+  const winners = (s.winners || []).map((w) => C.players[w - 1]);
+  box.replaceChildren(...[
+    h("p", {class: "winner-big"}, winners.length ? `${names(s.winners)} ${winners.length === 1 ? "wins" : "win"}!` : "The game is over: no winner."),
+    rows.length ? h("ol", {class: "standings"}, rows.map(([n, fig]) =>
+      h("li", {class: winners.includes(n) ? "won" : ""}, h("b", {}, n), h("span", {}, fig)))) : null,
+    C.role === "host" ? h("button", {type: "button", id: "play-again", onclick: playAgain}, "Play again with the same players") : null].filter(Boolean));
+}
+
+async function playAgain() {
+  const s = store.snap;
+  const r = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({game: s.game, players: s.players, options: s.options, runs: s.runs || undefined})});
+  const data = await r.json();
+  if (!r.ok) { notice(data.error || "No new table.", "error"); return; }
+  window.location.href = data.urls.referee;
+}

@@ -1,0 +1,301 @@
+// The moves this page may make, drawn from the snapshot's ``actions`` (Rules.actions) for
+// every game: one button per choice, card tiles, a stepper for numbers, a confirm where the
+// engine asks for one, and the reason on tap for what is not allowed now (like BGA).
+import {C, h, $, store, seatLabel, plain, why} from "./core.js";
+import {send, notice} from "./api.js";
+import {cardTile, fieldFaces} from "./tiles.js";
+
+const MANY = 12;  // more choices than this: a list to pick from, not a wall of buttons
+
+function bodyOf(a, extra) {
+  const body = {type: a.type, ...extra, version: store.snap.version};
+  if (a.seat !== null && a.seat !== undefined) body.seat = a.seat;
+  return body;
+}
+
+// A sentence to agree to before a move that cannot be taken back quietly (a pass, a skill).
+export function confirmFirst(text, yes) {
+  return new Promise((resolve) => {
+    const dlg = h("dialog", {class: "confirm"},
+      h("p", {}, plain(text).text),
+      h("div", {class: "buttons"},
+        h("button", {type: "button", class: "yes", onclick: () => { dlg.close(); dlg.remove(); resolve(true); }}, yes || "Yes"),
+        h("button", {type: "button", class: "secondary", onclick: () => { dlg.close(); dlg.remove(); resolve(false); }}, "Cancel")));
+    document.body.append(dlg);
+    dlg.showModal();
+  });
+}
+
+async function post(a, extra, btn) {
+  if (a.confirm && !(await confirmFirst(a.confirm, a.label))) return null;
+  if (btn) btn.disabled = true;
+  const r = await send("/actions", bodyOf(a, extra));
+  if (btn && btn.isConnected) btn.disabled = false;
+  return r;
+}
+
+// Not allowed now: greyed, and a tap says why (phones cannot hover).
+function refusedTap(reason) {
+  return (ev) => { ev.preventDefault(); notice(plain(reason).text, "info"); };
+}
+
+function head(a, text) {
+  const who = (C.role === "host" && a.seat) ? h("span", {class: "for"}, "for " + seatLabel(a.seat)) : null;
+  return h("div", {class: "action-head"}, text === null ? null : plain(text ?? a.label).text, who,
+    C.role === "host" && a.rule ? h("span", {class: "rule"}, a.rule) : why(a.rule ? [a.rule] : []));
+}
+
+function choiceButtons(a, f, base) {
+  return h("div", {class: "buttons"}, (f.choices || []).map((c) => {
+    const blocked = c.disabled || (c.ok === false ? (c.why || "not allowed now") : null);
+    return h("button", {type: "button", class: "choice" + (blocked ? " blocked" : ""),
+      "data-action": a.type, "data-value": JSON.stringify(c.value), "aria-disabled": blocked ? "true" : null,
+      onclick: blocked ? refusedTap(blocked) : (ev) => post(a, {...base, [f.name]: c.value}, ev.currentTarget)},
+      plain(c.label ?? String(c.value)).text,
+      c.hint ? h("small", {class: "hint"}, plain(c.hint).text) : null);
+  }));
+}
+
+function cardPicker(a, f, base) {
+  const list = fieldFaces(f);
+  const kids = [];
+  if (list.length) {
+    kids.push(h("div", {class: "card-tiles"}, list.map((x) => {
+      const blocked = x.ok === false ? (x.why || "not allowed now") : null;
+      return cardTile(x, {blocked, note: x.hint ? plain(x.hint).text : (blocked ? plain(blocked).text : null),
+        onTap: blocked ? refusedTap(blocked) : (ev) => post(a, {...base, ...cardBody(a, f, x.face)}, ev.currentTarget)});
+    })));
+  }
+  kids.push(codeField(a, f, list.length > 0, base));
+  return kids;
+}
+
+function cardBody(a, f, card) {
+  const body = {[f.name]: card};
+  if (a.type === "scan" && f.zone && !(a.fields || []).some((g) => g.name === "zone")) body.zone = f.zone;
+  return body;
+}
+
+// Serials and face ids stay possible: the printed code's text, "K2F9-01A", or "wood".
+function codeField(a, f, folded, base) {
+  const input = h("input", {type: "text", name: f.name, list: "card-list", autocomplete: "off",
+    autocapitalize: "off", spellcheck: "false", placeholder: "card name or code", "aria-label": "card code"});
+  const form = h("form", {class: "code-field"}, input, h("button", {type: "submit", class: "secondary"}, "Enter"));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const v = input.value.trim();
+    if (!v) return;
+    const r = await post(a, {...base, ...cardBody(a, f, byName(v))}, form.querySelector("button"));
+    if (r && r.ok) input.value = "";
+  });
+  return folded ? h("details", {class: "type-code"}, h("summary", {}, "type a code"), form) : form;
+}
+
+// A card typed by its name ("Metal", "metal") means its face id.
+function byName(v) {
+  const low = v.toLowerCase();
+  for (const [id, f] of Object.entries(store.faces)) if (id === low || (f.name || "").toLowerCase() === low) return id;
+  return v;
+}
+
+function intPicker(a, f, base) {
+  if (Array.isArray(f.suggest) && f.suggest.length && f.suggest.length <= MANY) {
+    return h("div", {class: "buttons"}, f.suggest.map((n) => h("button", {type: "button", class: "choice",
+      "data-action": a.type, "data-value": String(n), onclick: (ev) => post(a, {...base, [f.name]: n}, ev.currentTarget)}, String(n))));
+  }
+  return null;
+}
+
+function intInput(f) {
+  const limits = [];
+  if (f.min !== undefined && f.max !== undefined) limits.push(`${f.min} to ${f.max}`);
+  else if (f.min !== undefined) limits.push(`at least ${f.min}`);
+  else if (f.max !== undefined) limits.push(`at most ${f.max}`);
+  const units = f.forbidden_units || [];
+  if (units.length) limits.push("not ending in " + units.join(" or "));
+  // Empty unless the engine proposes a value: a tap without typing must not send a die
+  // roll or a bid nobody made.
+  const input = h("input", {type: "number", name: f.name, min: f.min, max: f.max, value: f.default ?? null,
+    required: !f.optional, inputmode: "numeric", placeholder: limits[0] || null});
+  const step = (d) => () => {
+    const n = input.value === "" ? (d > 0 ? (f.min ?? 0) : (f.max ?? 0)) : parseInt(input.value, 10) + d;
+    if ((f.min === undefined || n >= f.min) && (f.max === undefined || n <= f.max)) input.value = String(n);
+  };
+  return h("label", {}, plain(f.label || f.name).text,
+    h("span", {class: "stepper"}, h("button", {type: "button", class: "secondary", "aria-label": "less", onclick: step(-1)}, "−"),
+      input, h("button", {type: "button", class: "secondary", "aria-label": "more", onclick: step(1)}, "+")),
+    limits.length ? h("small", {class: "hints"}, limits.join(" · ")) : null);
+}
+
+function fieldInput(f, a) {
+  const name = f.name;
+  if (f.kind === "int") return intInput(f);
+  if (f.kind === "choice" && !f.optional && (f.choices || []).length === 1) {
+    const c = f.choices[0];
+    const hidden = h("input", {type: "hidden", name, value: JSON.stringify(c.value)});
+    if ((c.label ?? String(c.value)) === a.label) return hidden;  // the heading says it
+    return h("div", {class: "fixed"}, h("span", {class: "muted"}, plain(f.label || name).text + ": "),
+      plain(c.label ?? String(c.value)).text, hidden);
+  }
+  if (f.kind === "choice" && !f.optional && (f.choices || []).length <= 6) {
+    // A few choices: buttons side by side (a radio group), not a list to open.
+    const dflt = f.default !== undefined ? JSON.stringify(f.default) : null;
+    return h("fieldset", {class: "segmented", "data-name": name}, h("legend", {}, plain(f.label || name).text),
+      (f.choices || []).map((c) => h("label", {class: "seg" + (c.disabled ? " blocked" : "")},
+        h("input", {type: "radio", name, value: JSON.stringify(c.value), required: true, disabled: !!c.disabled,
+          checked: dflt === JSON.stringify(c.value)}),
+        h("span", {}, plain(c.label ?? String(c.value)).text))));
+  }
+  if (f.kind === "choice") {
+    // An optional choice starts empty (MR-7: a second weapon is not a must), unless the
+    // engine lists its own "none" (a null value) among the choices.
+    const none = f.optional && !(f.choices || []).some((c) => c.value === null) ? [h("option", {value: ""}, "— none —")] : [];
+    const dflt = f.default !== undefined ? JSON.stringify(f.default) : null;
+    return h("label", {}, plain(f.label || name).text, h("select", {name}, none, (f.choices || []).map((c) =>
+      h("option", {value: JSON.stringify(c.value), disabled: !!c.disabled, selected: dflt === JSON.stringify(c.value)},
+        plain(c.label ?? String(c.value)).text + (c.hint ? " · " + plain(c.hint).text : "")))));
+  }
+  if (f.kind === "choices") {
+    const dflt = new Set((f.default || []).map((x) => JSON.stringify(x)));
+    return h("fieldset", {class: "choices", "data-name": name},
+      h("legend", {}, plain(f.label || name).text + (f.count ? ` (choose ${f.count})` : "")),
+      (f.choices || []).map((c) => h("label", {class: "check"},
+        h("input", {type: "checkbox", value: JSON.stringify(c.value), checked: dflt.has(JSON.stringify(c.value))}),
+        plain(c.label ?? String(c.value)).text)));
+  }
+  if (f.kind === "card") {
+    const list = fieldFaces(f).filter((x) => x.ok !== false);
+    const input = h("input", {type: "text", name, list: f.multiple ? null : "card-list", required: !f.optional,
+      value: f.default ?? null, placeholder: f.multiple ? "cards, separated by spaces" : "card name or code"});
+    const tiles = list.length && !f.multiple ? h("div", {class: "card-tiles"}, list.map((x) =>
+      cardTile(x, {small: true, onTap: () => { input.value = x.face; }}))) : null;
+    return h("label", {}, plain(f.label || name).text + (zoneWords(f.zone) ? ` · ${zoneWords(f.zone)}` : ""), tiles, input);
+  }
+  return h("label", {}, plain(f.label || name).text, h("input", {type: "text", name, maxlength: 200, value: f.default ?? null}));
+}
+
+export function zoneWords(z) {
+  // "seat:2" -> "Ben's seat"; nothing on Ben's own phone, where it goes without saying.
+  const m = /^(seat|locus):(\d+)$/.exec(z || "");
+  if (!m) return z === "universe" ? "the Universe" : (z || "");
+  if (Number(m[2]) === C.seat) return m[1] === "seat" ? "" : "your Locus";
+  return `${seatLabel(m[2])}'s ${m[1] === "seat" ? "seat" : "Locus"}`;
+}
+
+function collect(form, a) {
+  const body = {};
+  for (const f of a.fields || []) {
+    if (f.kind === "choices") {
+      const box = form.querySelector(`fieldset[data-name="${CSS.escape(f.name)}"]`);
+      body[f.name] = [...box.querySelectorAll("input:checked")].map((i) => JSON.parse(i.value));
+      continue;
+    }
+    const input = form.elements[f.name];
+    if (!input) continue;
+    if (f.kind === "int") {
+      if (input.value.trim() === "") continue;  // optional and left empty (required ones cannot be)
+      body[f.name] = parseInt(input.value, 10);
+    } else if (f.kind === "choice") {
+      if (input.value === "") continue;  // an optional choice left empty
+      body[f.name] = JSON.parse(input.value);
+    } else if (f.optional && !input.value.trim()) continue;
+    else body[f.name] = f.kind === "card" ? byName(input.value.trim()) : input.value.trim();
+    if (f.kind === "card" && f.multiple) body[f.name] = input.value.split(/[\s,;]+/).filter(Boolean);
+    if (f.kind === "card") Object.assign(body, cardBody(a, f, body[f.name]));
+  }
+  return body;
+}
+
+// Every field proposed by the engine (Gem Complete: a card's own effect): one confirming tap.
+function allDefaults(fields) {
+  return fields.length > 0 && fields.every((f) => f.default !== undefined && f.default !== null);
+}
+
+function actionBox(a) {
+  const fields = a.fields || [];
+  const blocked = a.disabled || a.why;
+  if (blocked) {  // listed so people see it exists, but not allowed now: the reason on tap
+    return h("div", {class: "action unavailable"}, head(a, null),
+      h("button", {type: "button", class: "blocked", "data-action": a.type, "aria-disabled": "true",
+        onclick: refusedTap(blocked)}, plain(a.label).text),
+      h("small", {class: "muted"}, plain(blocked).text));
+  }
+  // Fields with one possible value go with the tap (a skill's own slot); what is left to
+  // choose decides the shape: one button, buttons per choice, card tiles, number buttons.
+  const fixed = fields.filter((f) => f.kind === "choice" && !f.optional && (f.choices || []).length === 1 && f.default === undefined);
+  const base = Object.fromEntries(fixed.map((f) => [f.name, f.choices[0].value]));
+  const open = fields.filter((f) => !fixed.includes(f));
+  if (open.length === 0) {
+    return h("div", {class: "action", "data-action": a.type}, head(a, null), h("div", {class: "buttons"},
+      h("button", {type: "button", "data-action": a.type, onclick: (ev) => post(a, base, ev.currentTarget)}, plain(a.label).text)));
+  }
+  if (open.length === 1 && a.type === "move" && C.game === "mountains" && open[0].kind === "choice") {
+    // The board is the picker (MR-5): tap a highlighted tile; the list stays for a keyboard.
+    return h("div", {class: "action", "data-action": a.type}, head(a),
+      h("p", {class: "tap-board"}, "Tap a highlighted tile on the board."),
+      h("details", {class: "type-code"}, h("summary", {}, "or pick from a list"), choiceButtons(a, open[0], base)));
+  }
+  if (open.length === 1) {
+    const f = open[0];
+    if (f.kind === "choice" && !f.optional && (f.choices || []).length <= MANY && f.default === undefined) {
+      return h("div", {class: "action", "data-action": a.type}, head(a), choiceButtons(a, f, base));
+    }
+    if (f.kind === "card" && !f.multiple) {
+      const where = zoneWords(f.zone);
+      return h("div", {class: "action", "data-action": a.type},
+        head(a, plain(a.label).text + (where && !a.label.includes(where) ? ` · ${where}` : "")), cardPicker(a, f, base));
+    }
+    if (f.kind === "int") {
+      const buttons = intPicker(a, f, base);
+      if (buttons) return h("div", {class: "action", "data-action": a.type}, head(a), buttons);
+    }
+  }
+  const proposed = allDefaults(fields);
+  const form = h("form", {class: "action", "data-action": a.type}, head(a),
+    proposed ? h("details", {class: "change"}, h("summary", {}, "change"), fields.map((f) => fieldInput(f, a)))
+      : fields.map((f) => fieldInput(f, a)),
+    h("button", {type: "submit"}, plain(a.label).text));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const r = await post(a, collect(form, a), form.querySelector("button[type=submit]"));
+    if (r && r.ok) form.reset();
+  });
+  return form;
+}
+
+export function renderActions(s) {
+  const el = $("actions");
+  if (!el) return;
+  const list = s.actions || [];
+  if (!list.length) {
+    // Forget the last list: the same move may be due again next (a second challenger's
+    // reveal, a re-draw), and it must then be drawn again (issue 11, bug 1).
+    delete el.dataset.sig;
+    el.replaceChildren(h("p", {class: "muted"}, s.finished ? "The game is over." : waitingWords(s)));
+    return;
+  }
+  // Keep a half-typed form if nothing about the actions changed.
+  const sig = JSON.stringify(list);
+  if (el.dataset.sig === sig) return;
+  el.dataset.sig = sig;
+  el.replaceChildren(...list.map(actionBox));
+}
+
+function waitingWords(s) {
+  const v = s.view || {};
+  if (Array.isArray(v.awaiting) && v.awaiting.length) return "Waiting for " + v.awaiting.map(seatLabel).join(" and ") + ".";
+  if (v.turn && v.turn !== C.seat) return `Waiting for ${seatLabel(v.turn)}.`;
+  return "Nothing to do right now.";
+}
+
+
+// A play a game panel offers directly (a God Num chip, a board tile): the page's own action
+// of that type, posted with ``extra``. Returns null when this page has no such action now.
+export function playFromPanel(type, extra, btn) {
+  const a = ((store.snap && store.snap.actions) || []).find((x) => x.type === type && !x.why && !x.disabled);
+  if (!a) return null;
+  const body = {...extra};
+  const card = (a.fields || []).find((f) => f.kind === "card" && f.name in body);
+  if (card) Object.assign(body, cardBody(a, card, body[card.name]));
+  return post(a, body, btn);
+}

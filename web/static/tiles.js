@@ -1,0 +1,53 @@
+// Cards as pictures: a tile per face (name, colour, number), tappable where a card can be
+// entered by hand. One tap sends the face id; the engine picks a copy the zone can hold (C-1).
+import {C, h, store, faceOf} from "./core.js";
+
+// A card face as a small picture. ``x``: a face id, a serial, or an engine's card object.
+export function cardTile(x, opts) {
+  const o = opts || {};
+  const f = faceOf(x) || {name: typeof x === "object" ? (x.name || "?") : String(x)};
+  const el = f.element || f.color || f.colour;
+  const cls = ["card-tile"];
+  if (el) cls.push("el-" + el);
+  if (f.kind) cls.push("kind-" + f.kind);
+  if (o.small) cls.push("small");
+  if (o.down) cls.push("down");
+  const num = f.number !== null && f.number !== undefined ? h("span", {class: "card-num"}, String(f.number)) : null;
+  let label = o.down ? "face down" : (f.name || "?");
+  // "Universe Wood" on a small tile: the deck's word above, the card's own name large.
+  let deck = null;
+  if (f.deck && label.toLowerCase().startsWith(f.deck.toLowerCase() + " ")) {
+    deck = h("span", {class: "card-deck"}, label.slice(0, f.deck.length));
+    label = label.slice(f.deck.length + 1);
+  }
+  // "Water 9" with its number drawn large: the name without the number again.
+  if (num && label.endsWith(" " + f.number)) label = label.slice(0, -String(f.number).length - 1);
+  const kids = [deck, num, h("span", {class: "card-name"}, label), o.note ? h("span", {class: "card-note"}, o.note) : null];
+  if (o.onTap) {
+    return h("button", {type: "button", class: cls.join(" ") + (o.blocked ? " blocked" : ""),
+      "data-face": f.face || "", "aria-disabled": o.blocked ? "true" : null, onclick: o.onTap}, kids);
+  }
+  return h("span", {class: cls.join(" "), "data-face": f.face || ""}, kids);
+}
+
+export function cardRow(list, opts) {
+  return h("div", {class: "card-row"}, (list || []).map((x) => cardTile(x, opts)));
+}
+
+// Games whose engine reads a face id typed in a card field (WX: C-6, GN: GN-6 hints). The
+// engines list ``faces`` on a card field themselves (issue 11); until then the WuXing tiles
+// come from the deck's faces: the Universe zone takes Universe cards; a seat's deck holds its
+// own cards and the Universe cards it has won (WX-7), the player deck's first.
+const FACE_IDS = new Set(["wuxing"]);
+export function fieldFaces(f) {
+  if (Array.isArray(f.faces)) return f.faces.map((x) => ({...x, ok: x.ok !== false}));
+  if (Array.isArray(f.hints) && f.hints.length) {
+    return f.hints.map((x) => ({face: x.value, name: x.label, ok: x.ok !== false, why: x.why}));
+  }
+  if (!FACE_IDS.has(C.game)) return [];
+  const universe = f.zone === "universe";
+  return Object.entries(store.faces)
+    .filter(([, x]) => !universe || x.deck === "universe")
+    .sort(([, a], [, b]) => (a.deck === "universe") - (b.deck === "universe"))
+    .map(([id, x]) => ({face: id, ...x, ok: true}));
+}
