@@ -68,10 +68,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["companion"] = Services(store, runs, tables, Broker())
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    from web import api, pages
+    from web import api, pages, photos
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(photos.bp)
     api.register_error_handlers(app)
     return app
 

@@ -23,6 +23,9 @@ def register(cli: Any) -> None:
     p.add_argument("--camera-preview", default=None, metavar="URL",
                    help="show the camera's annotated preview (companion watch --preview-port) "
                         "on the referee page, e.g. http://127.0.0.1:8765")
+    p.add_argument("--tls", action="store_true",
+                   help="serve HTTPS with a self-signed certificate made once and kept in the "
+                        "data dir (phones need it for the live camera page)")
     p.add_argument("--demo", action="store_true",
                    help="make sure a demo WuXing table exists and print its links and QR codes")
     b = cli.bench("web", "scan-to-phone latency with 20 phones, and concurrent event streams",
@@ -43,23 +46,38 @@ def _serve(args: argparse.Namespace) -> int:
     base = args.public_url or public_url(args.host, args.port)
     app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base,
                       "CAMERA_PREVIEW": args.camera_preview})
+    front = None
     try:
-        server = make_server(app, args.host, args.port, args.threads)
+        if args.tls:
+            from web.tls import serve_tls
+
+            server, front, said = serve_tls(app, args.host, args.port, args.threads,
+                                            Path(args.data_dir).resolve())
+            print(said)
+        else:
+            server = make_server(app, args.host, args.port, args.threads)
     except OSError as exc:
         services(app).close()
         print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
               file=sys.stderr)
         return 2
-    base = args.public_url or public_url(args.host, server.effective_port)
+    port = front.port if front is not None else server.effective_port
+    scheme = "https" if front is not None else "http"
+    base = args.public_url or public_url(args.host, port).replace("http:", scheme + ":", 1)
     app.config["PUBLIC_URL"] = base
-    print(f"Table Companion serving on http://{args.host}:{server.effective_port}/ "
+    print(f"Table Companion serving on {scheme}://{args.host}:{port}/ "
           f"({args.threads} threads); data in {Path(args.data_dir).resolve()}")
     print(f"Lobby: {base}")
     print_referee_links(app, base)
     if args.demo:
         print_demo(app, base)
     print("Stop with Ctrl+C.", flush=True)
-    run_until_stopped(app, server, lambda: print("Stopped; every table is saved.", flush=True))
+    def stopped() -> None:
+        if front is not None:
+            front.stop()
+        print("Stopped; every table is saved.", flush=True)
+
+    run_until_stopped(app, server, stopped)
     return 0
 
 
@@ -112,6 +130,8 @@ def print_demo(app: Any, base: str) -> None:
     host = table.config["host_token"]
     print(f"  Referee page (host):     {root}/t/{table.id}/referee?token={host}")
     print(f"  Camera token:            {table.config['camera_token']}")
+    print(f"  Phone as camera (https): {root}/t/{table.id}/camera?token="
+          f"{table.config['camera_token']}")
     print(f"  Camera:                  companion watch --camera 0 --server {root} "
           f"--table {table.id} --token {table.config['camera_token']} "
           f"--game {table.game} --players {len(table.players)}")

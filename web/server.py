@@ -48,16 +48,19 @@ def public_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS) -> Any:
-    """A waitress server bound now (port 0 picks a free port: ``server.effective_port``)."""
+def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
+                **extra: Any) -> Any:
+    """A waitress server bound now (port 0 picks a free port: ``server.effective_port``);
+    ``extra``: more waitress options (``url_scheme="https"`` behind ``web.tls``)."""
     from waitress.server import create_server
 
     return create_server(
         app, host=host, port=port, threads=threads, connection_limit=CONNECTION_LIMIT,
         channel_timeout=120, ident="table-companion",
         # Above Flask's own limit (64 KB), so that Flask answers 413 in JSON, not waitress.
-        max_request_body_size=1024 * 1024,
-        clear_untrusted_proxy_headers=True,
+        # Phone photos (web/photos.py) may be 8 MB; every other route keeps its own limit.
+        max_request_body_size=9 * 1024 * 1024,
+        clear_untrusted_proxy_headers=True, **extra,
     )
 
 
