@@ -33,6 +33,11 @@ def register(cli: Any) -> None:
     b.add_argument("--phones", type=int, default=20)
     b.add_argument("--scans", type=int, default=40)
     b.add_argument("--streams", type=int, default=200)
+    b = cli.bench("phones", "a phone as the live table camera: placed -> accepted at 5 fps, "
+                  "and 4 phone cameras on one core", _bench_phones)
+    b.add_argument("--scenes", type=int, default=30)
+    b.add_argument("--seconds", type=float, default=10.0)
+    b.add_argument("--seed", type=int, default=1)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -148,3 +153,9 @@ def _bench(args: argparse.Namespace) -> int:
     from web.bench import run_bench
 
     return run_bench(phones=args.phones, scans=args.scans, streams=args.streams)
+
+
+def _bench_phones(args: argparse.Namespace) -> int:
+    from web.phonebench import run_bench
+
+    return run_bench(scenes_n=args.scenes, seconds=args.seconds, seed=args.seed)
