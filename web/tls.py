@@ -119,6 +119,7 @@ class TlsFront:
         self._ctx.minimum_version = ssl.TLSVersion.TLSv1_2
         self._ctx.load_cert_chain(str(cert), str(key))
         self.backend = backend
+        self._writers: set[asyncio.StreamWriter] = set()
         self._loop = asyncio.new_event_loop()
         self._server: asyncio.Server | None = None
         # Bound now, so a busy port is an OSError for the caller, not for the thread.
@@ -133,11 +134,14 @@ class TlsFront:
         return self
 
     async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.add(writer)
         try:
             b_reader, b_writer = await asyncio.open_connection(*self.backend)
         except OSError:
+            self._writers.discard(writer)
             writer.close()
             return
+        self._writers.add(b_writer)
 
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             try:
@@ -150,19 +154,34 @@ class TlsFront:
                 with contextlib.suppress(OSError, ssl.SSLError, RuntimeError):
                     dst.close()
 
-        await asyncio.gather(pipe(reader, b_writer), pipe(b_reader, writer))
+        try:
+            await asyncio.gather(pipe(reader, b_writer), pipe(b_reader, writer))
+        finally:
+            self._writers.discard(writer)
+            self._writers.discard(b_writer)
+
+    async def _shutdown(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for w in list(self._writers):
+            w.close()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._server is not None:
+            await self._server.wait_closed()
 
     def stop(self) -> None:
-        def close() -> None:
-            if self._server is not None:
-                self._server.close()
-            self._loop.stop()
-
+        """Close the listening socket and every relayed connection, then the loop."""
         if self._thread.is_alive():
-            self._loop.call_soon_threadsafe(close)
+            done = asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop)
+            with contextlib.suppress(Exception):
+                done.result(10)
+            self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(5)
         else:
-            close()
+            self._loop.run_until_complete(self._shutdown())
         with contextlib.suppress(RuntimeError):
             self._loop.close()
 
