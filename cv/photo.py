@@ -6,10 +6,10 @@ read by hand first (only JPEG and PNG, at most ``MAX_PIXELS`` and ``MAX_SIDE``: 
 decodes it; anything it cannot decode is a ``BadPhoto``, never a crash.
 
 Fast on a 12 MP photo: a JPEG is decoded already shrunk (libjpeg's DCT scaling: a quarter
-of the pixels for a tenth of the time) to about ``WORK_SIDE`` pixels on its long side, where
-the codes are located and read with ``cv.detect.CardReader``. Only codes located there but
-not read, and card-shaped regions without a code, are read again from the full-resolution
-photo, which is decoded only then.
+a side in half the time, 15 instead of 31 ms CPU) to 1,000-1,600 pixels on its long side
+(``work_factor``), where the codes are located and read with the decoder and card filter of
+``cv.detect.CardReader``. Only codes located there but not read, and card-shaped regions
+without a code, are read again from the full-resolution photo, decoded only then.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from web.tables import Refused, Table, Viewer
 bp = Blueprint("photos", __name__)
 
 IMAGE_TYPES = ("image/jpeg", "image/png")
-FRAME_MAX_BYTES = 2 * 1024 * 1024
+FRAME_MAX_BYTES = 1024 * 1024  # a 1280x720 frame at JPEG 0.8 is 100-300 KB
 CAMERA_IDLE_S = 120.0  # a live camera silent this long is forgotten
 
 
