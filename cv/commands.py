@@ -91,4 +91,5 @@ def register(cli: Any) -> None:
                   "photo at 1600x1200 and 12 MP", _bench_photo)
     b.add_argument("--photos", type=int, default=400,
                    help="photos at 1600x1200 (half as many at 4032x3024; default 400)")
+    b.add_argument("--size", choices=("both", "1600x1200", "4032x3024"), default="both")
     b.add_argument("--seed", type=int, default=1)

@@ -236,7 +236,8 @@ def main(args: argparse.Namespace) -> int:
           f"(seed {args.seed}); one thread.")
     print(f"{'size':9} {'photos':>6} {'read':>7} {'wrong':>5} {'full':>4} {'ms med':>7} "
           f"{'ms p90':>7} {'cpu med':>7} {'cpu p90':>7}")
-    for size in SIZES:
+    sizes = [s for s in SIZES if args.size in ("both", f"{s[0]}x{s[1]}")]
+    for size in sizes:
         n = args.photos if size[0] <= 2000 else max(1, args.photos // 2)
         r = bench_size(size, n, args.seed)
         print(f"{r['size']:9} {r['photos']:>6} {100 * r['read']:>6.2f}% {r['wrong']:>5} "

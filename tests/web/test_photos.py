@@ -210,3 +210,19 @@ def test_a_truncated_photo_is_never_a_500(client: FlaskClient, wuxing: dict[str,
         assert r.status_code in (200, 400, 422), r.json
         if r.status_code == 200:
             break
+
+
+def test_several_cards_in_a_shared_zone_play_in_reading_order_until_a_refusal(
+        client: FlaskClient, data_dir: Path) -> None:
+    t = make_table(client, data_dir, "wuxing", 3)
+    client.post(f"/api/tables/{t['table']}/actions", json={"type": "rps", "winner": 1},
+                headers=bearer(t["host_token"]))
+    first, second = [c for c in t["run"].cards
+                     if c.deck == "universe" and c.face.kind == "element"][:2]
+    r = post(client, t, photo_of(t["run"], first.payload, second.payload), zone="universe",
+             token=t["host_token"])
+    # The left card is the Universe card; a second one is not wanted now (WX-7).
+    assert r.json["found"] == [first.serial, second.serial]
+    assert r.json["played"] == [first.serial]
+    assert r.status_code >= 400 and r.json["code"] != "several_cards"
+    assert version(client, t) == 2
