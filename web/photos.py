@@ -30,6 +30,7 @@ from companion.zones import parse_zone
 from cv.live import MAX_FRAME_SIDE, BadFrame, LiveCamera
 from cv.photo import MAX_BYTES, BadPhoto, PhotoCards, no_card_hint, read_photo
 from cv.sender import Scan
+from web import services
 from web.api import body, play_scan, refusal, table_and_viewer
 from web.qr import svg
 from web.tables import Refused, Table, Viewer
@@ -223,7 +224,7 @@ def camera_codes(table_id: str) -> Response:
 @bp.get("/t/<table_id>/camera")
 def camera_page(table_id: str) -> str:
     try:
-        table = current_app.extensions["companion"].tables.get(table_id)
+        table = services(current_app).tables.get(table_id)
     except Refused:
         abort(404, f"There is no table {table_id!r} on this server.")
     tok = request.args.get("token") or ""
