@@ -16,6 +16,7 @@ class CompanionError(ValueError):
     def __init__(self, message: str, *, rule: str | None = None) -> None:
         super().__init__(f"{message} ({rule})" if rule else message)
         self.rule = rule
+        self.plain = message  # without the ruling id: what a player reads (C-8)
 
 
 class MalformedPayload(CompanionError):

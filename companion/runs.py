@@ -8,6 +8,7 @@ table plays with; ``RunStore`` keeps manifests on disk so every process agrees o
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import secrets
@@ -19,7 +20,15 @@ from typing import Any
 
 from companion import codec
 from companion.cards import CardFace, DeckData, load_deck
-from companion.errors import BadSetup, ForeignPayload, MalformedPayload, UnknownCard
+from companion.errors import (
+    BadSetup,
+    CompanionError,
+    ForeignPayload,
+    MalformedPayload,
+    UnknownCard,
+)
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -207,11 +216,22 @@ class RunStore:
         return run_from_manifest(json.loads(path.read_text(encoding="utf-8")))
 
     def all(self) -> list[PrintRun]:
-        """Every registered run, oldest file first."""
+        """Every registered run that can still be read, oldest file first.
+
+        A manifest of cards a deck no longer has (God Num's Cleanse became Burden, GN-3
+        rev. 2) or a damaged file is passed over with a warning: one stale run must not
+        keep the lobby, ``--demo`` or new tables from working.
+        """
         if not self.dir.is_dir():
             return []
         paths = sorted(self.dir.glob("*.json"), key=lambda p: (p.stat().st_mtime, p.name))
-        return [run_from_manifest(json.loads(p.read_text(encoding="utf-8"))) for p in paths]
+        out = []
+        for p in paths:
+            try:
+                out.append(run_from_manifest(json.loads(p.read_text(encoding="utf-8"))))
+            except (CompanionError, ValueError, KeyError, TypeError, OSError) as exc:
+                log.warning("print run %s cannot be used: %s", p.name, exc)
+        return out
 
     def newest(self, game: str) -> PrintRun | None:
         """The most recently registered run of ``game``, if any."""

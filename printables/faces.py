@@ -95,8 +95,9 @@ def face_layout(card_w: float, card_h: float) -> FaceLayout:
 def badge_marks(faces: Iterable[CardFace]) -> dict[str, str]:
     """Face id -> the letters on its badge, for faces shown by a lettered disc (themes
     without a drawn symbol or a kind mark): the name's first letter, or its first two
-    (``Ch`` and ``Cl``) when another face of the game with a different name starts with
-    the same letter, so that a fanned hand tells Chaos from Cleanse by the corner."""
+    (``Pe`` and ``Pi``) when another face of the game with a different name starts with
+    the same letter, so that a fanned hand tells Pebble Shower from Pickpocket by the
+    corner."""
     named = {f.id: f.name for f in faces
              if face_theme(f) not in DRAWN_THEMES and face_theme(f) not in KIND_MARKS}
     firsts: dict[str, set[str]] = {}

@@ -10,11 +10,26 @@ import time. Config keys:
 - ``SSE_PING`` (s, default 15), ``SSE_RETRY_MS`` (default 2000);
 - ``CAMERA_PREVIEW``: base URL of the camera's preview server, shown on the referee page;
 - ``DB_SYNCHRONOUS``: ``FULL`` (default: survives power loss) or ``NORMAL``;
-- ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB).
+- ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB; an endpoint may take more
+  with ``web.guard.takes_body``);
+- ``SSE_MAX_STREAMS`` (default 192; ``make_server`` sets it from the thread count) and
+  ``SSE_MAX_PER_CLIENT`` (default 16): open event streams in total and per client address;
+- ``TABLES_PER_CLIENT`` (default 20) per ``TABLES_WINDOW`` seconds (default 600): tables a
+  client address may create without a host token;
+- ``ABANDONED_AFTER``: seconds without a change after which a host may delete a table that
+  is not finished (default 6 hours).
+- ``DATABASE``: a ``postgresql://`` URL: tables, logs and print runs live in PostgreSQL,
+  shared by any number of server processes (default: SQLite in ``DATA_DIR``);
+- ``DB_POOL``: PostgreSQL connections this process may hold (default 8);
+- ``PROXY_HOPS``: reverse proxies in front that set ``X-Forwarded-For/-Proto/-Host``
+  (default 0: trust no such header; the client address is the socket's).
 """
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,8 +39,11 @@ from flask import Flask
 
 from companion.runs import RunStore
 from web.broker import Broker
+from web.guard import RateLimit
 from web.store import Store
 from web.tables import Tables
+
+log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": None,
@@ -34,7 +52,15 @@ DEFAULTS: dict[str, Any] = {
     "SSE_RETRY_MS": 2000,
     "DB_SYNCHRONOUS": "FULL",
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    "DATABASE": None,
+    "PROXY_HOPS": 0,
+    "DB_POOL": 8,
     "JSON_SORT_KEYS": False,
+    "SSE_MAX_STREAMS": 192,
+    "SSE_MAX_PER_CLIENT": 16,
+    "TABLES_PER_CLIENT": 20,
+    "TABLES_WINDOW": 600.0,
+    "ABANDONED_AFTER": 6 * 3600.0,
 }
 
 
@@ -46,6 +72,7 @@ class Services:
     runs: RunStore
     tables: Tables
     broker: Broker
+    creations: RateLimit
 
     def close(self) -> None:
         self.broker.close()
@@ -61,12 +88,38 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     data_dir = Path(app.config.get("DATA_DIR") or app.instance_path)
     app.config["DATA_DIR"] = str(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(data_dir / "companion.sqlite3", synchronous=app.config["DB_SYNCHRONOUS"])
-    runs = RunStore(data_dir)
-    tables = Tables(store, runs)
+    broker = Broker()
+    url = app.config.get("DATABASE")
+    abandoned = float(app.config["ABANDONED_AFTER"])
+    if url:
+        # Many processes, one PostgreSQL: tables load lazily and catch up from the store;
+        # every commit's NOTIFY wakes this process's streams (issue 15).
+        try:
+            from web.pgstore import PgRunStore, PgStore
+        except ImportError as exc:
+            raise RuntimeError(f"PostgreSQL support is not installed ({exc.name}); run: "
+                               ".venv/bin/pip install 'psycopg[binary,pool]'") from None
+
+        pg = PgStore(url, max_connections=int(app.config["DB_POOL"]))
+        store: Store = pg  # type: ignore[assignment]
+        runs: RunStore = PgRunStore(pg)  # type: ignore[assignment]
+        tables = Tables(store, runs, shared=True, abandoned_after=abandoned)
+        pg.listen(broker.publish)
+    else:
+        store = open_store(data_dir / "companion.sqlite3", app.config["DB_SYNCHRONOUS"])
+        runs = RunStore(data_dir)
+        tables = Tables(store, runs, abandoned_after=abandoned)
     tables.load()
-    app.extensions["companion"] = Services(store, runs, tables, Broker())
+    creations = RateLimit(int(app.config["TABLES_PER_CLIENT"]),
+                          float(app.config["TABLES_WINDOW"]))
+    app.extensions["companion"] = Services(store, runs, tables, broker, creations)
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    hops = int(app.config["PROXY_HOPS"])
+    if hops:  # behind nginx or Caddy: client address and scheme from their headers only
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops,  # type: ignore[method-assign]
+                                x_host=hops)
 
     from web import api, pages, photos
 
@@ -74,7 +127,25 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(photos.bp)
     api.register_error_handlers(app)
+    api.register_guards(app)
     return app
+
+
+def open_store(path: Path, synchronous: str) -> Store:
+    """The store at ``path``. A file SQLite cannot read as a database is moved aside
+    (``companion.sqlite3.damaged-<time>``, with its WAL files), kept for recovery, and a new
+    store is started: the server starts whatever is on disk (issue 10)."""
+    try:
+        return Store(path, synchronous=synchronous)
+    except sqlite3.DatabaseError as exc:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for suffix in ("", "-wal", "-shm"):
+            part = path.with_name(path.name + suffix)
+            if part.exists():
+                part.rename(path.with_name(f"{path.name}.damaged-{stamp}{suffix}"))
+        log.error("%s could not be read (%s); moved aside as %s.damaged-%s, starting a new "
+                  "store", path, exc, path.name, stamp)
+        return Store(path, synchronous=synchronous)
 
 
 def services(app: Flask) -> Services:

@@ -1,24 +1,30 @@
 """The JSON API (documented in docs/api.md): tables, scans, actions, undo, timer, events.
 
 Refusals are 4xx ``{"error", "code"}`` (plus ``"rule"`` and ``"version"`` when known) and
-change nothing. Tokens come as ``Authorization: Bearer <token>`` or ``?token=``.
+change nothing; ``503`` when the server cannot store or hold more streams now. Tokens come
+as ``Authorization: Bearer <token>`` or ``?token=``; who acts comes from the token only
+(C-7). A refusal to a seat says what the engine said and nothing more: no hidden card, and
+a repeated ``scan_id`` is answered only to the token that sent it.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, UnsupportedMediaType
 
-from companion import errors
+from companion import errors, names
 from companion.cards import load_deck
+from companion.engine import check_event_fields
 from companion.registry import GAMES, find_rules
 from web import services
-from web.tables import HOST, Refused, Table, Viewer, event_from_body
+from web.broker import StreamsFull
+from web.guard import BodyError, body_rule, has_body_rule, parse_json, security_headers
+from web.store import StorageUnavailable
+from web.tables import HOST, Refused, Table, Viewer, check_own_zone, event_from_body
 
 log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -33,7 +39,19 @@ STATUS: dict[type[errors.CompanionError], int] = {
     errors.BadSetup: 400,
     errors.MalformedEvent: 400,
     errors.MalformedPayload: 400,
+    StorageUnavailable: 503,
 }
+
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+# The fields each body may carry (C-7: nothing else is stored). An action's own fields
+# are the game's (``Rules.event_fields``, checked by ``Match.apply``).
+SCAN_FIELDS = frozenset({"payload", "zone", "scan_id", "version", "override"})
+TABLE_FIELDS = frozenset({"game", "players", "options", "runs", "timer"})
+UNDO_FIELDS = frozenset({"version"})
+TIMER_FIELDS = frozenset({"seconds", "version"})
+MAX_ACTION_FIELDS = 16
+MAX_SCAN_ID = 100
+MAX_TOKEN = 100
 
 
 def status_of(exc: errors.CompanionError) -> int:
@@ -46,6 +64,9 @@ def status_of(exc: errors.CompanionError) -> int:
 
 
 def refusal(exc: errors.CompanionError, table: Table | None = None) -> Response:
+    """The JSON answer to a refused request: the error's own words, its code, its ruling
+    and the table's (public) version; nothing else, so it reveals no more than the engine
+    chose to say (C-7)."""
     body: dict[str, Any] = {"error": str(exc), "code": exc.code}
     if exc.rule:
         body["rule"] = exc.rule
@@ -53,7 +74,50 @@ def refusal(exc: errors.CompanionError, table: Table | None = None) -> Response:
         body["version"] = table.version
     resp = jsonify(body)
     resp.status_code = status_of(exc)
+    if resp.status_code == 503:
+        resp.headers["Retry-After"] = "5"
     return resp
+
+
+def _json_error(status: int, code: str, message: str,
+                retry_after: int | None = None) -> Response:
+    resp = jsonify({"error": message, "code": code})
+    resp.status_code = status
+    if retry_after is not None:
+        resp.headers["Retry-After"] = str(max(1, retry_after))
+    return resp
+
+
+def register_guards(app: Flask) -> None:
+    """Hooks for every request of the app (any blueprint): the body rules before it,
+    the browser security headers after it."""
+    @app.before_request
+    def _body_rules() -> None:
+        if request.method not in WRITES:
+            return
+        view = current_app.view_functions.get(request.endpoint or "")
+        # This blueprint's writes, and any view that registered its own rule; another
+        # blueprint's views check their own bodies (and still have Flask's limit).
+        if request.blueprint != bp.name and not has_body_rule(view):
+            return
+        limit, json_only = body_rule(view, int(current_app.config["MAX_CONTENT_LENGTH"]))
+        request.max_content_length = limit
+        # Refused from the headers, before a byte of the body is read.
+        if request.content_length is not None and request.content_length > limit:
+            raise RequestEntityTooLarge()
+        if not json_only or not request.path.startswith("/api/"):
+            return
+        has_body = bool(request.content_length) or "chunked" in request.headers.get(
+            "Transfer-Encoding", "").lower()
+        # Another site's form can post text/plain or a form encoding, never JSON (CSRF).
+        if (request.mimetype or has_body) and request.mimetype != "application/json":
+            raise UnsupportedMediaType()
+
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        for key, value in security_headers(current_app.config.get("CAMERA_PREVIEW")).items():
+            resp.headers.setdefault(key, value)
+        return resp
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -69,11 +133,14 @@ def register_error_handlers(app: Flask) -> None:
                 return Response(page, status=exc.code, mimetype="text/html")
             return exc
         code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
-                413: "too_large"}.get(exc.code or 400, "http_error")
+                413: "too_large", 415: "unsupported_media_type",
+                429: "too_many_requests"}.get(exc.code or 400, "http_error")
         msg = exc.description or exc.name
         if exc.code == 413:
-            limit = current_app.config["MAX_CONTENT_LENGTH"]
+            limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"]
             msg = f"the request body is larger than {limit} bytes"
+        elif exc.code == 415:
+            msg = "a write must be sent as Content-Type: application/json"
         resp = jsonify({"error": msg, "code": code})
         resp.status_code = exc.code or 400
         return resp
@@ -95,24 +162,40 @@ def token() -> str | None:
         if scheme.lower() != "bearer" or not value.strip():
             raise Refused("the Authorization header must be 'Bearer <token>'",
                           code="bad_token", status=401)
-        return value.strip()
-    return request.args.get("token") or None
+        tok: str | None = value.strip()
+    else:
+        tok = request.args.get("token") or None
+    if tok is not None and (len(tok) > MAX_TOKEN or not tok.isascii()):
+        raise Refused("that is not a token of this server", code="bad_token", status=401)
+    return tok
 
 
-def body() -> dict[str, Any]:
-    """The JSON object of the request; raises ``Refused`` (400) on anything else."""
-    raw = request.get_data(cache=True)  # raises 413 beyond MAX_CONTENT_LENGTH
+def body(fields: frozenset[str] | None = None) -> dict[str, Any]:
+    """The JSON object of the request (nesting-limited); raises ``Refused`` (400
+    ``malformed_json``) on anything else, and ``MalformedEvent`` naming a field that is
+    not one of ``fields`` (when given)."""
+    raw = request.get_data(cache=True)  # raises 413 beyond the endpoint's limit
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise Refused(f"the body is not valid JSON: {exc}", code="malformed_json",
-                      status=400) from None
+        data = parse_json(raw)
+    except BodyError as exc:
+        raise Refused(str(exc), code="malformed_json", status=400) from None
     if not isinstance(data, dict):
         raise Refused(f"the body must be a JSON object, got {type(data).__name__}",
                       code="malformed_json", status=400)
+    if fields is not None:
+        extra = sorted(set(data) - fields)
+        if extra:
+            raise errors.MalformedEvent(
+                f"this request has no field {names.shown(extra[0], limit=40)}; its fields "
+                f"are {', '.join(sorted(fields))}")
     return data
+
+
+def client_address() -> str:
+    """The client's address as the server saw it (waitress clears proxy headers)."""
+    return request.remote_addr or "unknown"
 
 
 def table_and_viewer(table_id: str, *, allow: tuple[str, ...] | None = None,
@@ -198,11 +281,24 @@ def list_tables() -> Response:
 
 
 @bp.post("/tables")
-def create_table() -> tuple[Response, int]:
-    data = body()
+def create_table() -> tuple[Response, int] | Response:
+    """A new table. Without a host token of this server, limited per client address
+    (``429`` with ``Retry-After``): a stranger on the Wi-Fi cannot fill the disk."""
+    svc = services(current_app)
+    tok = token()
+    if not (tok is not None and svc.tables.is_host_token(tok)):
+        wait = svc.creations.hit(client_address())
+        if wait:
+            return _json_error(429, "too_many_requests",
+                               f"too many tables made from this device; try again in "
+                               f"{int(wait) + 1} s", retry_after=int(wait) + 1)
+    try:
+        data = body(TABLE_FIELDS)
+    except errors.MalformedEvent as exc:  # a table's problems are all bad_setup
+        raise errors.BadSetup(str(exc)) from None
     if "game" not in data or "players" not in data:
         raise errors.BadSetup('a table needs "game" and "players"')
-    table = services(current_app).tables.create(
+    table = svc.tables.create(
         data["game"], data["players"], data.get("options"), data.get("runs"),
         data.get("timer", 0))
     return jsonify({
@@ -218,6 +314,16 @@ def create_table() -> tuple[Response, int]:
                   for i, name in enumerate(table.players, start=1)],
         "urls": page_urls(table),
     }), 201
+
+
+@bp.delete("/tables/<table_id>")
+def delete_table(table_id: str) -> Response:
+    """Archive a finished or abandoned table (host token); its log stays in the store."""
+    table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)
+    svc = services(current_app)
+    svc.tables.delete(table)
+    svc.broker.end(table.id)  # open pages stop waiting for a table that is gone
+    return jsonify({"table": table.id, "deleted": True, "version": table.version})
 
 
 @bp.get("/tables/<table_id>")
@@ -248,29 +354,12 @@ def table_seats(table_id: str) -> Response:
         for i, n in enumerate(table.players, start=1)]})
 
 
-def _other_seats_zone(zone: str, seat: int) -> bool:
-    """``seat:3`` or ``locus:3`` seen from seat 2: a zone that belongs to another seat.
-
-    Shared zones (``universe``, ``pot``...) are open to the seat whose turn it is; the rules
-    decide whether it may show a card there now.
-    """
-    kind, sep, n = zone.rpartition(":")
-    return bool(sep and kind and n.isdigit() and int(n) != seat)
-
-
-def _check_seat_zone(viewer: Viewer, zone: Any) -> None:
-    if viewer.role == "seat" and isinstance(zone, str) and _other_seats_zone(
-            zone, viewer.seat or 0):
-        raise Refused(f"seat {viewer.seat} cannot show a card in another seat's zone {zone!r}",
-                      code="wrong_seat", status=403)
-
-
 @bp.post("/tables/<table_id>/scans")
 def scan(table_id: str) -> Response:
     table, viewer = table_and_viewer(table_id, allow=("camera", "host", "seat"),
                                      need_token=True)
     try:
-        data = body()
+        data = body(SCAN_FIELDS)
     except errors.CompanionError as exc:
         return refusal(exc, table)
     return play_scan(table, viewer, data)
@@ -282,23 +371,38 @@ def play_scan(table: Table, viewer: Viewer, data: dict[str, Any]) -> Response:
     phone photos and the live phone camera, web/photos.py)."""
     try:
         scan_id = data.get("scan_id")
-        if scan_id is not None and (not isinstance(scan_id, str) or not 0 < len(scan_id) <= 100):
-            raise errors.MalformedEvent(
-                f"scan_id must be text of 1-100 characters, got {scan_id!r}")
-        if scan_id is not None and scan_id in table.scans:
-            status, original = table.scans[scan_id]
+        if scan_id is not None and (not isinstance(scan_id, str) or not 0 < len(
+                scan_id) <= MAX_SCAN_ID or names.problem(scan_id, MAX_SCAN_ID)):
+            raise errors.MalformedEvent(f"scan_id must be text of 1-{MAX_SCAN_ID} visible "
+                                        f"characters, got {names.shown(scan_id)}")
+        # A scan id is the sender's: another token's repeat is judged as a new scan and
+        # never gets the first answer, which may name a privately scanned card (C-7).
+        key = (viewer.key, scan_id) if scan_id is not None else None
+        if key is not None and (key in table.scans or table.remembered_scan(
+                services(current_app).store, key)):
+            status, original = table.scans[key]
             resp = jsonify({**original, "repeat": True, "version": table.version})
             resp.status_code = status
             return resp
         payload, zone = data.get("payload"), data.get("zone")
         if not isinstance(payload, str) or not payload:
-            raise errors.MalformedPayload(f'a scan needs "payload" text, got {payload!r}')
+            raise errors.MalformedPayload(
+                f'a scan needs "payload" text, got {names.shown(payload)}')
+        if len(payload) > 200:
+            raise errors.MalformedPayload("a card's payload is at most 200 characters")
         if not isinstance(zone, str) or not zone:
-            raise errors.MalformedEvent(f'a scan needs a "zone" like "seat:1", got {zone!r}')
-        _check_seat_zone(viewer, zone)
+            raise errors.MalformedEvent(
+                f'a scan needs a "zone" like "seat:1", got {names.shown(zone)}')
+        check_own_zone(viewer, zone, len(table.players))
+        override = data.get("override", False)
+        if not isinstance(override, bool):
+            raise errors.MalformedEvent(f"override must be true or false, got "
+                                        f"{names.shown(override)}")
         card = table.book.resolve(payload, table.game)
         event: dict[str, Any] = {"type": "scan", "card": card.serial, "zone": zone}
-        if data.get("override") is True:
+        if viewer.role == "seat":  # the same authorization as /actions (C-7)
+            event["seat"] = viewer.seat
+        if override:
             if viewer.role != "host":
                 raise Refused("only the referee can override a refusal", code="not_allowed",
                               status=403)
@@ -313,7 +417,7 @@ def play_scan(table: Table, viewer: Viewer, data: dict[str, Any]) -> Response:
             return {**result, "version": table.version, "ruling": ruling}
 
         new = table.play(services(current_app).store, event, viewer,
-                         version=data.get("version"), scan_id=scan_id, respond=respond)
+                         version=data.get("version"), scan_id=key, respond=respond)
     except errors.CompanionError as exc:
         return refusal(exc, table)
     return changed(table, respond(new), viewer)
@@ -324,9 +428,12 @@ def action(table_id: str) -> Response:
     table, viewer = table_and_viewer(table_id, allow=("host", "seat"), need_token=True)
     try:
         data = body()
+        if len(data) > MAX_ACTION_FIELDS:
+            raise errors.MalformedEvent(f"an action has at most {MAX_ACTION_FIELDS} fields")
         event = event_from_body(data, viewer, table.players)
-        if event.get("type") == "scan":
-            _check_seat_zone(viewer, event.get("zone"))
+        # The value limits (text, list, depth) hold for every game, also one that has not
+        # declared its fields; Match.apply checks the declared fields themselves.
+        check_event_fields(event, {event["type"]: frozenset(event) - {"type"}})
         # A card typed or scanned as its QR text becomes its serial (any field, any action).
         for key, value in list(event.items()):
             if isinstance(value, str) and value.startswith("T1:"):
@@ -351,7 +458,7 @@ def action(table_id: str) -> Response:
 def undo(table_id: str) -> Response:
     table, viewer = table_and_viewer(table_id, allow=("host",), need_token=True)
     try:
-        data = body()
+        data = body(UNDO_FIELDS)
         rec = table.undo(services(current_app).store, viewer, version=data.get("version"))
     except errors.CompanionError as exc:
         return refusal(exc, table)
@@ -362,7 +469,7 @@ def undo(table_id: str) -> Response:
 def timer(table_id: str) -> Response:
     table, viewer = table_and_viewer(table_id, allow=("host",), need_token=True)
     try:
-        data = body()
+        data = body(TIMER_FIELDS)
         table.set_timer(services(current_app).store, data.get("seconds"), viewer,
                         version=data.get("version"))
     except errors.CompanionError as exc:
@@ -384,10 +491,15 @@ def events(table_id: str) -> Response:
     retry = int(current_app.config["SSE_RETRY_MS"])
     last_raw = request.headers.get("Last-Event-ID") or request.args.get("last")
     try:
-        last = int(last_raw) if last_raw is not None else None
+        last = int(last_raw) if last_raw is not None and len(last_raw) <= 12 else None
     except ValueError:
         last = None
-    sub = svc.broker.subscribe(table.id)
+    try:  # each stream holds a thread: capped so ordinary requests keep theirs
+        sub = svc.broker.subscribe(
+            table.id, client_address(), max_total=current_app.config["SSE_MAX_STREAMS"],
+            max_per_client=current_app.config["SSE_MAX_PER_CLIENT"])
+    except StreamsFull as exc:
+        return _json_error(503, "too_many_streams", str(exc), retry_after=exc.retry_after)
 
     def stream() -> Iterator[str]:
         try:
@@ -404,6 +516,8 @@ def events(table_id: str) -> Response:
                 if version is None:
                     yield ": ping\n\n"
                     continue
+                if svc.tables.shared:  # woken by another process's commit: catch up
+                    table.catch_up(svc.store)
                 v, text = table.versioned_snapshot(viewer)
                 if v == sent:
                     continue
@@ -415,6 +529,8 @@ def events(table_id: str) -> Response:
     # No stream_with_context: the generator needs no request globals, and holding a
     # request context for hours per phone would only pin memory.
     resp = Response(stream(), mimetype="text/event-stream")
+    # Closed by the server when the client goes, even if the stream never started.
+    resp.call_on_close(sub.close)
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp

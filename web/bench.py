@@ -1,16 +1,29 @@
-"""``companion bench web``: scan-to-phone latency and how many event streams one process holds.
+"""``companion bench web``: scan-to-phone latency, how many event streams one process
+holds, and whether hostile clients can starve it.
 
-Everything runs in this process on loopback: a waitress server (as ``serve`` runs it), a
-WuXing table, ``phones`` SSE clients (one thread each, httpx streaming), and the camera
-posting scans. Latency is from just before the scan's POST until a phone has parsed the
-SSE event carrying the new version; the clients share the GIL with the server, so the
-figures are an upper bound of what real phones see. Every loop is bounded.
+Latency and streams run in this process on loopback: a waitress server (as ``serve`` runs
+it), a WuXing table, ``phones`` SSE clients (one thread each, httpx streaming), and the
+camera posting scans. Latency is from just before the scan's POST until a phone has parsed
+the SSE event carrying the new version; the clients share the GIL with the server, so the
+figures are an upper bound of what real phones see.
+
+Starvation (issue 10) runs against a real ``companion serve`` child process on 127.0.0.1:
+``hostile`` idle event streams (opened from 100 loopback addresses, never read) and
+``slow`` clients that send a scan's headers and then its body one byte every few seconds;
+meanwhile an ordinary ``GET`` of the table and camera scans are timed (p50/p95), before
+and under the load. Every loop is bounded; nothing leaves loopback.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
+import re
+import selectors
+import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -19,9 +32,11 @@ from typing import Any
 
 import httpx
 
-from companion.registry import demo_run
+from companion.engine import Match
+from companion.registry import build_setup, demo_run, find_rules
+from companion.runs import RunBook, RunStore
 from web import create_app, services
-from web.server import make_server, stop_in_thread
+from web.server import make_server, open_files_limit, stop_in_thread
 
 PLAYERS = ["Ana", "Ben", "Chen", "Dara"]
 
@@ -69,15 +84,28 @@ def pct(values: list[float], p: float) -> float:
     return s[k]
 
 
-def run_bench(phones: int = 20, scans: int = 40, streams: int = 200) -> int:
+def run_bench(phones: int = 20, scans: int = 40, streams: int = 200, hostile: int = 0,
+              slow: int = 0) -> int:
+    """Print the figures; 0 if every target was met. ``hostile``/``slow`` > 0 add the
+    starvation run against a ``companion serve`` child process."""
     phones = max(1, min(phones, 500))
     scans = max(1, min(scans, 1000))
     streams = max(1, min(streams, 900))
+    rc = _run_latency(phones, scans, streams)
+    if hostile > 0 or slow > 0:
+        rc = max(rc, run_starvation(min(hostile, 5000), min(slow, 2000)))
+    return rc
+
+
+def _run_latency(phones: int, scans: int, streams: int) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"DATA_DIR": str(Path(tmp) / "data"), "SSE_PING": 5.0})
+        # One address opens every stream here: the per-address cap is the server's default
+        # for phones; this run measures how many streams one process can hold.
+        app = create_app({"DATA_DIR": str(Path(tmp) / "data"), "SSE_PING": 5.0,
+                          "SSE_MAX_PER_CLIENT": streams + phones})
         svc = services(app)
         svc.runs.save(demo_run("wuxing", len(PLAYERS)))
-        server = make_server(app, "127.0.0.1", 0, threads=streams + phones + 32)
+        server = make_server(app, "127.0.0.1", 0, threads=streams + phones + 64)
         base = f"http://127.0.0.1:{server.effective_port}"
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
@@ -197,3 +225,216 @@ def _rss_mb() -> float | None:
     except OSError:
         return None
     return None
+
+
+# -- starvation: hostile streams and slow clients against ``companion serve`` -----------------
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start_serve(data: Path, port: int) -> tuple[subprocess.Popen[str], dict[str, str]]:
+    """``companion serve --demo`` as a child; the demo table's id and tokens from its output."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion_cli", "serve", "--port", str(port),
+         "--data-dir", str(data), "--demo"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    found: dict[str, str] = {}
+    assert proc.stdout is not None
+    for _ in range(400):  # bounded: the demo output is a few dozen lines
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if m := re.search(r"Referee page \(host\): +\S+/t/(\w+)/referee\?token=(\S+)", line):
+            found["table"], found["host"] = m.group(1), m.group(2)
+        elif m := re.search(r"Camera token: +(\S+)", line):
+            found["camera"] = m.group(1)
+        elif line.startswith("Stop with"):
+            break
+    # The rest of its output (waitress warnings under load) is drained, so a full pipe can
+    # never block the server.
+    out = proc.stdout
+
+    def drain() -> None:
+        with out:
+            for _ in out:
+                pass
+
+    threading.Thread(target=drain, name="serve-output", daemon=True).start()
+    return proc, found
+
+
+class Replica:
+    """The demo table replayed here from its log, to choose legal scans (C-4: chance events
+    come from the log)."""
+
+    def __init__(self, http: httpx.Client, data: Path, tid: str, host: dict[str, str]) -> None:
+        self.http, self.tid, self.host = http, tid, host
+        snap = http.get(f"/api/tables/{tid}", headers=host).json()
+        newest = RunStore(data).newest("wuxing")  # the demo table's run (serve --demo)
+        assert newest is not None
+        runs = [newest]
+        self.book = RunBook(runs)
+        self.setup = build_setup("wuxing", snap["players"], snap["options"], runs)
+        self.rules = find_rules("wuxing")
+
+    def state(self) -> Any:
+        log = self.http.get(f"/api/tables/{self.tid}/log", headers=self.host).json()["log"]
+        live = [r["event"] for r in log if r["kind"] == "event" and not r["voided"]]
+        return Match(self.rules, self.setup, live).state
+
+
+def _hostile_streams(url_path: str, port: int, count: int) -> tuple[list[socket.socket], int,
+                                                                    int]:
+    """``count`` event streams from 100 loopback addresses, never read past the status
+    line; returns the sockets, how many the server took (200) and refused (503)."""
+    socks: list[socket.socket] = []
+    sel = selectors.DefaultSelector()
+    for i in range(count):
+        s = socket.socket()
+        s.setblocking(True)
+        s.bind((f"127.0.1.{1 + i % 100}", 0))
+        s.connect(("127.0.0.1", port))
+        s.sendall(f"GET {url_path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        s.setblocking(False)
+        socks.append(s)
+        sel.register(s, selectors.EVENT_READ)
+    ok = refused = 0
+    deadline = time.monotonic() + 60
+    while ok + refused < count and time.monotonic() < deadline:
+        for key, _ in sel.select(timeout=1.0):
+            sock: socket.socket = key.fileobj  # type: ignore[assignment]
+            sel.unregister(sock)
+            try:
+                head = sock.recv(64)
+            except OSError:
+                head = b""
+            if head.startswith(b"HTTP/1.1 200"):
+                ok += 1
+            else:
+                refused += 1
+    sel.close()
+    return socks, ok, refused
+
+
+def _slow_clients(url_path: str, port: int, count: int, token: str) -> list[socket.socket]:
+    """``count`` scans whose body never finishes: headers, then a byte now and then."""
+    socks = []
+    for i in range(count):
+        s = socket.socket()
+        s.bind((f"127.0.2.{1 + i % 100}", 0))
+        s.connect(("127.0.0.1", port))
+        s.sendall((f"POST {url_path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+                   "Content-Length: 4000\r\n\r\n{").encode())
+        socks.append(s)
+    return socks
+
+
+def _trickle(socks: list[socket.socket]) -> None:
+    for s in socks:
+        with contextlib.suppress(OSError):  # a client the server closed: it stays closed
+            s.send(b" ")
+
+
+def _timed(http: httpx.Client, replica: Replica, tid: str, cam: dict[str, str],
+           rounds: int, rng: random.Random, slow: list[socket.socket]) -> tuple[
+               list[float], list[float], int]:
+    """``rounds`` ordinary GETs and camera scans (legal ones, by the replica); ms each."""
+    gets: list[float] = []
+    scans: list[float] = []
+    failed = 0
+    last_trickle = time.monotonic()
+    for _ in range(rounds * 4):
+        if len(scans) >= rounds:
+            break
+        if time.monotonic() - last_trickle > 5:  # slow, not dead: under channel_timeout
+            _trickle(slow)
+            last_trickle = time.monotonic()
+        t0 = time.perf_counter()
+        r = http.get(f"/api/tables/{tid}")
+        gets.append((time.perf_counter() - t0) * 1000)
+        failed += r.status_code != 200
+        state = replica.state()
+        if state.finished:
+            break
+        event = replica.rules.random_play(state, rng)
+        if event is None:
+            break
+        if event.get("type") != "scan" or event.get("override"):
+            http.post(f"/api/tables/{tid}/actions", json=dict(event), headers=replica.host)
+            continue
+        payload = replica.book.card(event["card"]).payload
+        t0 = time.perf_counter()
+        r = http.post(f"/api/tables/{tid}/scans", headers=cam,
+                      json={"payload": payload, "zone": event["zone"]})
+        scans.append((time.perf_counter() - t0) * 1000)
+        failed += r.status_code != 200
+    return gets, scans, failed
+
+
+def run_starvation(hostile: int, slow: int, rounds: int = 30) -> int:
+    """Ordinary requests against ``companion serve`` with ``hostile`` idle streams and
+    ``slow`` clients open; 0 if every ordinary request answered."""
+    open_files_limit(4 * (hostile + slow) + 512)
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "data"
+        proc, found = _start_serve(data, port)
+        held: list[socket.socket] = []
+        try:
+            if set(found) != {"table", "host", "camera"}:
+                print(f"companion serve did not start as expected: {found}")
+                return 1
+            base = f"http://127.0.0.1:{port}"
+            tid = found["table"]
+            host = {"Authorization": f"Bearer {found['host']}"}
+            cam = {"Authorization": f"Bearer {found['camera']}"}
+            with httpx.Client(base_url=base, timeout=30.0) as http:
+                for _ in range(300):  # bounded wait for the first answer
+                    try:
+                        if http.get("/api/tables").status_code == 200:
+                            break
+                    except httpx.TransportError:
+                        time.sleep(0.1)
+                replica = Replica(http, data, tid, host)
+                rng = random.Random(11)
+                g0, s0, f0 = _timed(http, replica, tid, cam, rounds, rng, [])
+                t_open = time.perf_counter()
+                socks, ok, refused = _hostile_streams(f"/api/tables/{tid}/events", port,
+                                                      hostile)
+                held.extend(socks)
+                slow_socks = _slow_clients(f"/api/tables/{tid}/scans", port, slow,
+                                           found["camera"])
+                held.extend(slow_socks)
+                open_s = time.perf_counter() - t_open
+                g1, s1, f1 = _timed(http, replica, tid, cam, rounds, rng, slow_socks)
+            print(f"starvation (companion serve, 256 threads): {hostile} hostile idle streams "
+                  f"from 100 addresses ({ok} held, {refused} refused 503) and {slow} slow "
+                  f"clients opened in {open_s:.1f} s")
+            print(f"  ordinary GET of the table: p50 {pct(g0, 50):.1f} ms, p95 "
+                  f"{pct(g0, 95):.1f} ms idle; p50 {pct(g1, 50):.1f} ms, p95 "
+                  f"{pct(g1, 95):.1f} ms under load ({len(g1)} requests)")
+            print(f"  camera scan: p50 {pct(s0, 50):.1f} ms, p95 {pct(s0, 95):.1f} ms idle; "
+                  f"p50 {pct(s1, 50):.1f} ms, p95 {pct(s1, 95):.1f} ms under load "
+                  f"({len(s1)} scans)")
+            answered = f0 + f1 == 0 and len(s1) > 0 and len(g1) > 0
+            print(f"targets: every ordinary request answered under load: "
+                  f"{'met' if answered else 'NOT met'} ({f0 + f1} failed)")
+            return 0 if answered else 1
+        finally:
+            for s in held:
+                s.close()
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+            for t in threading.enumerate():  # the output drain ends at the child's exit
+                if t.name == "serve-output":
+                    t.join(10)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,11 +29,40 @@ def register(cli: Any) -> None:
                         "data dir (phones need it for the live camera page)")
     p.add_argument("--demo", action="store_true",
                    help="make sure a demo WuXing table exists and print its links and QR codes")
-    b = cli.bench("web", "scan-to-phone latency with 20 phones, and concurrent event streams",
+    p.add_argument("--database", default=os.environ.get("COMPANION_DATABASE_URL"),
+                   metavar="URL",
+                   help="postgresql://user:pass@host/db: keep tables in PostgreSQL, shared by "
+                        "several serve processes (default: SQLite in --data-dir; also "
+                        "COMPANION_DATABASE_URL)")
+    p.add_argument("--db-pool", type=int, default=8,
+                   help="PostgreSQL connections this process may hold (default 8)")
+    p.add_argument("--behind-proxy", type=int, default=0, metavar="HOPS",
+                   help="trust X-Forwarded-For/-Proto/-Host from this many reverse proxies "
+                        "(nginx, Caddy); default 0")
+    m = cli.command("db", "database tools: copy a SQLite data dir into PostgreSQL", _db)
+    m.add_argument("action", choices=["migrate"],
+                   help="migrate: copy tables, logs, scan ids and print runs, then verify")
+    m.add_argument("--to", required=True, metavar="URL", help="postgresql://... target")
+    m.add_argument("--data-dir", default="data", help="the SQLite data dir to copy")
+    b = cli.bench("web", "scan-to-phone latency with 20 phones, concurrent event streams, and "
+                         "requests under 1,000 hostile streams and 200 slow clients",
                   _bench)
     b.add_argument("--phones", type=int, default=20)
     b.add_argument("--scans", type=int, default=40)
     b.add_argument("--streams", type=int, default=200)
+    b.add_argument("--hostile", type=int, default=1000,
+                   help="idle event streams opened against companion serve (0: skip)")
+    b.add_argument("--slow", type=int, default=200,
+                   help="clients sending a body a byte at a time (0: skip)")
+    b.add_argument("--database", default=None, metavar="URL",
+                   help="postgresql://...: the many-process bench (a throwaway database: it "
+                        "adds --tables tables) compared with SQLite in one process")
+    b.add_argument("--processes", type=int, default=4,
+                   help="serve processes sharing the database (with --database)")
+    b.add_argument("--tables", type=int, default=1000, help="tables (with --database)")
+    b.add_argument("--rate", type=float, default=50.0, help="scans/s (with --database)")
+    b.add_argument("--seconds", type=float, default=60.0,
+                   help="how long scans are sent (with --database)")
     b = cli.bench("phones", "a phone as the live table camera: placed -> accepted at 5 fps, "
                   "and 4 phone cameras on one core", _bench_phones)
     b.add_argument("--scenes", type=int, default=30)
@@ -49,8 +79,15 @@ def _serve(args: argparse.Namespace) -> int:
     if args.threads < 8:
         raise SystemExit("companion: --threads must be at least 8 (each open page holds one)")
     base = args.public_url or public_url(args.host, args.port)
-    app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base,
-                      "CAMERA_PREVIEW": args.camera_preview})
+    if args.database and not args.database.startswith(("postgresql://", "postgres://")):
+        raise SystemExit("companion: --database must be a postgresql:// URL")
+    try:
+        app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base,
+                          "CAMERA_PREVIEW": args.camera_preview, "DATABASE": args.database,
+                          "DB_POOL": args.db_pool, "PROXY_HOPS": args.behind_proxy})
+    except RuntimeError as exc:  # PostgreSQL unreachable: said without the password
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
     front = None
     try:
         if args.tls:
@@ -70,10 +107,17 @@ def _serve(args: argparse.Namespace) -> int:
     scheme = "https" if front is not None else "http"
     base = args.public_url or public_url(args.host, port).replace("http:", scheme + ":", 1)
     app.config["PUBLIC_URL"] = base
+    if args.database:
+        from web.pgstore import redact
+
+        where = f"tables in {redact(args.database)}"
+    else:
+        where = f"data in {Path(args.data_dir).resolve()}"
     print(f"Table Companion serving on {scheme}://{args.host}:{port}/ "
-          f"({args.threads} threads); data in {Path(args.data_dir).resolve()}")
+          f"({args.threads} threads); {where}")
     print(f"Lobby: {base}")
-    print_referee_links(app, base)
+    if not args.database:  # a shared database may hold thousands: they load on first use
+        print_referee_links(app, base)
     if args.demo:
         print_demo(app, base)
     print("Stop with Ctrl+C.", flush=True)
@@ -149,10 +193,22 @@ def print_demo(app: Any, base: str) -> None:
         print(ascii_art(url), end="")
 
 
+def _db(args: argparse.Namespace) -> int:
+    from web.migrate import migrate_sqlite_to_pg
+
+    return migrate_sqlite_to_pg(Path(args.data_dir), args.to)
+
+
 def _bench(args: argparse.Namespace) -> int:
+    if args.database:
+        from web.bench_scale import run_scale_bench
+
+        return run_scale_bench(args.database, args.processes, args.tables,
+                               max(args.streams, 2 * args.tables), args.rate, args.seconds)
     from web.bench import run_bench
 
-    return run_bench(phones=args.phones, scans=args.scans, streams=args.streams)
+    return run_bench(phones=args.phones, scans=args.scans, streams=args.streams,
+                     hostile=args.hostile, slow=args.slow)
 
 
 def _bench_phones(args: argparse.Namespace) -> int:

@@ -11,9 +11,9 @@
   answer is what the page draws over its video (``cv.live.LiveCamera.state``).
 - ``GET /t/<t>/camera?token=<camera token>``: the live camera page.
 
-Image bodies are exempt from the JSON API's 64 KB limit and content-type rule: this
-blueprint sets its own limit per request (``request.max_content_length``) and checks the
-content type itself.
+Image bodies are exempt from the JSON API's limit and JSON-only rule through
+``web.guard.takes_body`` (8 MB photos, 1 MB live frames); the content type (JPEG or PNG)
+is checked here.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from cv.photo import MAX_BYTES, BadPhoto, PhotoCards, no_card_hint, read_photo
 from cv.sender import Scan
 from web import services
 from web.api import body, play_scan, refusal, table_and_viewer
+from web.guard import takes_body
 from web.qr import svg
 from web.tables import Refused, Table, Viewer
 
@@ -39,6 +40,7 @@ bp = Blueprint("photos", __name__)
 
 IMAGE_TYPES = ("image/jpeg", "image/png")
 FRAME_MAX_BYTES = 1024 * 1024  # a 1280x720 frame at JPEG 0.8 is 100-300 KB
+CODES_MAX_BYTES = 64 * 1024  # 32 codes with corners are about 4 KB
 CAMERA_IDLE_S = 120.0  # a live camera silent this long is forgotten
 
 
@@ -89,6 +91,7 @@ def _seat_zone(zone: str, players: int) -> bool:
 
 
 @bp.post("/api/tables/<table_id>/photos")
+@takes_body(MAX_BYTES, json_only=False)
 def photo(table_id: str) -> Response:
     table, viewer = table_and_viewer(table_id, allow=("camera", "host", "seat"),
                                      need_token=True)
@@ -186,6 +189,7 @@ def _number(name: str) -> Any:
 
 
 @bp.post("/api/tables/<table_id>/camera/frames")
+@takes_body(FRAME_MAX_BYTES, json_only=False)
 def camera_frame(table_id: str) -> Response:
     table, viewer = table_and_viewer(table_id, allow=("camera", "host"), need_token=True)
     try:
@@ -205,6 +209,7 @@ def camera_frame(table_id: str) -> Response:
 
 
 @bp.post("/api/tables/<table_id>/camera/codes")
+@takes_body(CODES_MAX_BYTES)
 def camera_codes(table_id: str) -> Response:
     table, viewer = table_and_viewer(table_id, allow=("camera", "host"), need_token=True)
     try:

@@ -3,6 +3,13 @@
 Measured (docs/notes): with waitress's default 4 threads a handful of open event streams
 starves every other request; with 256 threads and a connection limit of 1000, 200 streams
 each got a push within about 15 ms. One process only: the SSE broker lives in memory.
+
+Hardening (issue 10): event streams may hold at most ``threads - reserve`` threads (the
+rest answer ordinary requests; the app refuses more streams with ``503``); idle and slow
+connections cost a socket, not a thread, and are closed after ``CHANNEL_TIMEOUT`` seconds
+without a byte; the connection limit is well above a thousand (``poll``, not ``select``,
+which cannot watch a socket numbered above 1023); and waitress's own refusals (a body
+above its limit, a malformed request line) are JSON like the app's.
 """
 
 from __future__ import annotations
@@ -19,7 +26,33 @@ from typing import Any
 from flask import Flask
 
 DEFAULT_THREADS = 256
-CONNECTION_LIMIT = 1000
+CONNECTION_LIMIT = 4000
+CHANNEL_TIMEOUT = 30  # s without a byte: a slow client's connection is closed
+# Waitress buffers a whole body before the app sees it; above this it refuses at once from
+# Content-Length. Above every endpoint's own limit (8 MB photos), so the app answers 413.
+MAX_BODY = 16 * 1024 * 1024
+
+
+def stream_capacity(threads: int) -> int:
+    """Event streams a server of ``threads`` threads may hold: the rest (a quarter, 8-64)
+    stay for ordinary requests."""
+    return max(1, threads - min(64, max(8, threads // 4)))
+
+
+def open_files_limit(want: int) -> int:
+    """Raise this process's soft limit of open files towards ``want`` (never above the hard
+    limit); returns the soft limit now in force (a Pi starts at 1,024)."""
+    try:
+        import resource
+    except ImportError:  # not on this system: leave it as it is
+        return want
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    return want if soft == resource.RLIM_INFINITY else int(soft)
 
 
 def lan_address() -> str | None:
@@ -51,17 +84,53 @@ def public_url(host: str, port: int) -> str:
 def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
                 **extra: Any) -> Any:
     """A waitress server bound now (port 0 picks a free port: ``server.effective_port``);
-    ``extra``: more waitress options (``url_scheme="https"`` behind ``web.tls``)."""
+    ``extra``: more waitress options (``url_scheme="https"`` behind ``web.tls``).
+
+    Sets the app's ``SSE_MAX_STREAMS`` from ``threads`` (``stream_capacity``).
+    """
     from waitress.server import create_server
 
-    return create_server(
-        app, host=host, port=port, threads=threads, connection_limit=CONNECTION_LIMIT,
-        channel_timeout=120, ident="table-companion",
-        # Above Flask's own limit (64 KB), so that Flask answers 413 in JSON, not waitress.
-        # Phone photos (web/photos.py) may be 8 MB; every other route keeps its own limit.
-        max_request_body_size=9 * 1024 * 1024,
+    app.config["SSE_MAX_STREAMS"] = stream_capacity(threads)
+    files = open_files_limit(CONNECTION_LIMIT + threads + 256)
+    server = create_server(
+        app, host=host, port=port, threads=threads,
+        connection_limit=max(64, min(CONNECTION_LIMIT, files - threads - 128)),
+        channel_timeout=CHANNEL_TIMEOUT, cleanup_interval=10, asyncore_use_poll=True,
+        ident="table-companion", max_request_body_size=MAX_BODY,
         clear_untrusted_proxy_headers=True, **extra,
     )
+    server.channel_class = _json_channel()
+    return server
+
+
+def _json_channel() -> Any:
+    """Waitress's channel with its own error answers (413, 400...) in the API's JSON."""
+    import json
+
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask
+
+    codes = {413: "too_large", 400: "bad_request", 431: "too_large"}
+
+    class JsonErrorTask(ErrorTask):  # type: ignore[misc]
+        def execute(self) -> None:
+            e = self.request.error
+            message = str(e.body)
+            if e.code == 413:
+                message = f"the request body is larger than {MAX_BODY} bytes"
+            body = json.dumps({"error": message,
+                               "code": codes.get(e.code, "bad_request")}).encode()
+            self.status = f"{e.code} {e.reason}"
+            self.response_headers.extend([("Content-Type", "application/json"),
+                                          ("X-Content-Type-Options", "nosniff")])
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class JsonChannel(HTTPChannel):  # type: ignore[misc]
+        error_task_class = JsonErrorTask
+
+    return JsonChannel
 
 
 def stop_in_thread(server: Any, thread: threading.Thread, timeout: float = 10.0) -> None:

@@ -7,8 +7,16 @@ from 1. The table's version is the number of its records, so it only ever grows,
 included (C-3). An undone event stays in the log with ``voided_by`` = the undo's seq.
 
 Each write is one transaction; with ``synchronous=FULL`` a committed record survives a
-``kill -9`` of the server and a power cut. ``scans`` remembers the camera's ``scan_id``
-idempotency keys with the answer that was given.
+``kill -9`` of the server and a power cut. ``scans`` remembers ``scan_id``
+idempotency keys with the answer that was given, per sender (``viewer``: ``camera``,
+``host``, ``seat:<n>``): a repeated key is answered only to the token that sent it (C-7).
+
+A table the host deletes is archived, not erased: its row gets ``deleted`` (the time) and
+its records stay, so the log can still be read from the file; it is no longer loaded.
+
+A write that SQLite cannot make (a full disk, a read-only data dir) raises
+``StorageUnavailable`` after rolling back: nothing is half-written, and the next write
+tries again.
 """
 
 from __future__ import annotations
@@ -22,12 +30,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.errors import CompanionError, StaleVersion
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
     config TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    deleted REAL
 );
 CREATE TABLE IF NOT EXISTS records (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -43,12 +54,39 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE TABLE IF NOT EXISTS scans (
     table_id TEXT NOT NULL REFERENCES tables(id),
+    viewer TEXT NOT NULL,
     scan_id TEXT NOT NULL,
     status INTEGER NOT NULL,
     response TEXT NOT NULL,
-    PRIMARY KEY (table_id, scan_id)
+    PRIMARY KEY (table_id, viewer, scan_id)
 );
 """
+
+# Scan ids of a store made before they belonged to their sender: kept, under a sender no
+# token is, so no one gets those answers again (a repeat is judged afresh).
+MIGRATE_SCANS = """
+ALTER TABLE scans RENAME TO scans_before_senders;
+CREATE TABLE scans (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    viewer TEXT NOT NULL,
+    scan_id TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    PRIMARY KEY (table_id, viewer, scan_id)
+);
+INSERT INTO scans (table_id, viewer, scan_id, status, response)
+    SELECT table_id, 'unknown', scan_id, status, response FROM scans_before_senders;
+DROP TABLE scans_before_senders;
+"""
+
+ScanKey = tuple[str, str]  # (viewer key, scan_id)
+
+
+class StorageUnavailable(CompanionError):
+    """SQLite could not write (disk full, read-only data dir); nothing was written."""
+
+    code = "storage_unavailable"
+    status = 503
 
 
 @dataclass
@@ -76,7 +114,16 @@ class StoredTable:
     config: dict[str, Any]
     created: float
     records: list[Record]
-    scans: dict[str, tuple[int, dict[str, Any]]]
+    scans: dict[ScanKey, tuple[int, dict[str, Any]]]
+
+
+@dataclass
+class DamagedTable:
+    """A stored table whose rows cannot be read back (a damaged record)."""
+
+    id: str
+    game: str
+    why: str
 
 
 class Store:
@@ -96,9 +143,27 @@ class Store:
         self._db.execute(f"PRAGMA synchronous={synchronous}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(records)")}
-        if "public" not in columns:  # a store made before public rulings were kept
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a store made by an older version up to this schema, keeping every row."""
+        def columns(table: str) -> set[str]:
+            return {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+
+        if "public" not in columns("records"):  # a store made before public rulings
             self._db.execute("ALTER TABLE records ADD COLUMN public TEXT NOT NULL DEFAULT ''")
+        if "deleted" not in columns("tables"):  # before hosts could delete tables
+            self._db.execute("ALTER TABLE tables ADD COLUMN deleted REAL")
+        if "viewer" not in columns("scans"):  # before scan ids belonged to their sender
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for stmt in MIGRATE_SCANS.split(";"):
+                    if stmt.strip():
+                        self._db.execute(stmt)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     @property
     def journal_mode(self) -> str:
@@ -107,14 +172,24 @@ class Store:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; raises ``StorageUnavailable`` (rolled back) when SQLite
+        cannot write."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except (sqlite3.OperationalError, sqlite3.DatabaseError, OSError) as exc:
+                if isinstance(exc, sqlite3.IntegrityError):
+                    raise
+                raise StorageUnavailable(
+                    f"the server cannot save to its data directory now ({exc}); "
+                    "nothing was changed, try again when it has space") from None
 
     def create_table(self, table_id: str, game: str, config: dict[str, Any], created: float,
                      records: Iterable[Record]) -> None:
@@ -125,18 +200,38 @@ class Store:
 
     def append(self, table_id: str, records: Iterable[Record], *,
                void: Iterable[int] = (), voided_by: int | None = None,
-               scan: tuple[str, int, dict[str, Any]] | None = None) -> None:
-        """Add records (and mark ``void`` seqs voided, remember a scan id) atomically."""
+               scan: tuple[ScanKey, int, dict[str, Any]] | None = None) -> None:
+        """Add records (and mark ``void`` seqs voided, remember a scan id) atomically.
+
+        Raises ``StaleVersion`` when another process sharing the file wrote that seq first.
+        """
+        records = list(records)
+        try:
+            with self._tx() as db:
+                self._insert(db, table_id, records)
+                for seq in void:
+                    db.execute("UPDATE records SET voided_by = ? WHERE table_id = ? AND "
+                               "seq = ?", (voided_by, table_id, seq))
+                if scan is not None:
+                    (viewer, scan_id), status, response = scan
+                    db.execute("INSERT INTO scans (table_id, viewer, scan_id, status, "
+                               "response) VALUES (?, ?, ?, ?, ?)",
+                               (table_id, viewer, scan_id, status, json.dumps(response)))
+        except sqlite3.IntegrityError:
+            raise StaleVersion(
+                f"table {table_id!r} changed meanwhile (seq {records[0].seq if records else '?'} "
+                "was written by another server); reload and try again") from None
+
+    def delete_table(self, table_id: str, when: float) -> None:
+        """Archive a table: it is no longer loaded; its rows stay in the file."""
         with self._tx() as db:
-            self._insert(db, table_id, records)
-            for seq in void:
-                db.execute("UPDATE records SET voided_by = ? WHERE table_id = ? AND seq = ?",
-                           (voided_by, table_id, seq))
-            if scan is not None:
-                scan_id, status, response = scan
-                db.execute("INSERT INTO scans (table_id, scan_id, status, response) "
-                           "VALUES (?, ?, ?, ?)",
-                           (table_id, scan_id, status, json.dumps(response)))
+            db.execute("UPDATE tables SET deleted = ? WHERE id = ?", (when, table_id))
+
+    def deleted_ids(self) -> dict[str, float]:
+        """Archived tables: id -> when deleted."""
+        with self._lock:
+            return {tid: when for tid, when in self._db.execute(
+                "SELECT id, deleted FROM tables WHERE deleted IS NOT NULL")}
 
     @staticmethod
     def _insert(db: sqlite3.Connection, table_id: str, records: Iterable[Record]) -> None:
@@ -147,29 +242,87 @@ class Store:
               r.voided_by) for r in records],
         )
 
-    def load_all(self) -> list[StoredTable]:
-        """Every table with its full log, oldest table first."""
+    def load_all(self) -> list[StoredTable | DamagedTable]:
+        """Every table still in play with its full log, oldest table first; a table whose
+        rows cannot be decoded comes back as a ``DamagedTable`` (the others still load)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, game, config, created FROM tables ORDER BY created, id").fetchall()
-            out = []
+                "SELECT id, game, config, created FROM tables WHERE deleted IS NULL "
+                "ORDER BY created, id").fetchall()
+            out: list[StoredTable | DamagedTable] = []
             for tid, game, config, created in rows:
-                recs = [
-                    Record(seq, t, kind, who, json.loads(body), ruling, voided_by, public)
-                    for seq, t, kind, who, body, ruling, voided_by, public in self._db.execute(
-                        "SELECT seq, time, kind, who, body, ruling, voided_by, public "
-                        "FROM records "
-                        "WHERE table_id = ? ORDER BY seq", (tid,))
-                ]
-                scans = {
-                    sid: (status, json.loads(resp))
-                    for sid, status, resp in self._db.execute(
-                        "SELECT scan_id, status, response FROM scans WHERE table_id = ?",
-                        (tid,))
-                }
-                out.append(StoredTable(tid, game, json.loads(config), created, recs, scans))
+                try:
+                    out.append(self._load(tid, game, config, created))
+                except (ValueError, TypeError, sqlite3.DatabaseError) as exc:
+                    out.append(DamagedTable(str(tid), str(game),
+                                            f"a stored record cannot be read: "
+                                            f"{type(exc).__name__}"))
         return out
+
+    def table_ids(self) -> list[str]:
+        """The tables still in play, oldest first."""
+        with self._lock:
+            return [r[0] for r in self._db.execute(
+                "SELECT id FROM tables WHERE deleted IS NULL ORDER BY created, id")]
+
+    def load_table(self, table_id: str) -> StoredTable | DamagedTable | None:
+        """One table still in play with its whole log, or ``None``."""
+        with self._lock:
+            row = self._db.execute("SELECT id, game, config, created FROM tables WHERE id = ? "
+                                   "AND deleted IS NULL", (table_id,)).fetchone()
+            if row is None:
+                return None
+            try:
+                return self._load(*row)
+            except (ValueError, TypeError, sqlite3.DatabaseError) as exc:
+                return DamagedTable(str(row[0]), str(row[1]), f"a stored record cannot be "
+                                    f"read: {type(exc).__name__}")
+
+    def records_after(self, table_id: str, seq: int) -> list[Record]:
+        """The records of ``table_id`` numbered above ``seq``, in order (catching up)."""
+        with self._lock:
+            return self._records(table_id, seq)
+
+    def scan(self, table_id: str, key: ScanKey) -> tuple[int, dict[str, Any]] | None:
+        """The answer remembered for a sender's scan id, if any."""
+        with self._lock:
+            row = self._db.execute("SELECT status, response FROM scans WHERE table_id = ? "
+                                   "AND viewer = ? AND scan_id = ?", (table_id, *key)).fetchone()
+        return (int(row[0]), _object(row[1])) if row else None
+
+    def counts(self) -> dict[str, int]:
+        """Rows per kind, to verify a migration."""
+        with self._lock:
+            return {name: int(self._db.execute(f"SELECT count(*) FROM {name}").fetchone()[0])
+                    for name in ("tables", "records", "scans")}
+
+    def _records(self, tid: str, after: int) -> list[Record]:
+        return [
+            Record(int(seq), float(t), str(kind), str(who), _object(body), str(ruling),
+                   voided_by, str(public))
+            for seq, t, kind, who, body, ruling, voided_by, public in self._db.execute(
+                "SELECT seq, time, kind, who, body, ruling, voided_by, public "
+                "FROM records WHERE table_id = ? AND seq > ? ORDER BY seq", (tid, after))
+        ]
+
+    def _load(self, tid: str, game: str, config: str, created: float) -> StoredTable:
+        recs = self._records(tid, 0)
+        scans = {
+            (str(viewer), str(sid)): (int(status), _object(resp))
+            for viewer, sid, status, resp in self._db.execute(
+                "SELECT viewer, scan_id, status, response FROM scans WHERE table_id = ?",
+                (tid,))
+        }
+        return StoredTable(tid, game, _object(config), float(created), recs, scans)
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _object(text: Any) -> dict[str, Any]:
+    """A stored JSON object; raises ``ValueError`` for anything else."""
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"a stored object is a {type(value).__name__}")
+    return value

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion import names
 from companion.engine import Event, Match, Rules
 from companion.errors import (
     BadSetup,
@@ -36,13 +37,20 @@ from companion.errors import (
 )
 from companion.registry import build_setup, find_rules
 from companion.runs import PrintRun, RunBook, RunStore
-from web.store import Record, Store, StoredTable
+from companion.zones import parse_zone
+from web.store import DamagedTable, Record, ScanKey, Store, StoredTable
 
 log = logging.getLogger(__name__)
 
-MAX_PLAYERS_NAME = 40
+MAX_PLAYERS_NAME = names.MAX_NAME
 TIMER_MAX = 3600
 LOG_IN_SNAPSHOT = 300
+MAX_RUN_ID = 16
+# Event fields that name a seat: a plain int 1..players everywhere (C-7), checked before the
+# rules see them so no engine's own ``int()`` can read "2" or true as a seat.
+SEAT_FIELDS = ("seat", "winner", "loser", "target", "target2")
+# A table nobody has changed for this long may be deleted by its host while unfinished.
+ABANDONED_AFTER = 6 * 3600
 
 
 class Refused(CompanionError):
@@ -84,7 +92,7 @@ class Table:
         self.config = stored.config
         self.created = stored.created
         self.records: list[Record] = stored.records
-        self.scans = stored.scans
+        self.scans: dict[ScanKey, tuple[int, dict[str, Any]]] = stored.scans
         self.rules = rules
         self.match = match
         self.book = book
@@ -107,6 +115,9 @@ class Table:
         """
         if token is None or token == "":
             return PUBLIC
+        if not isinstance(token, str) or not token.isascii():  # compare_digest needs ASCII
+            raise Refused(f"that token does not belong to table {self.id!r}",
+                          code="bad_token", status=403)
         if secrets.compare_digest(token, self.config["host_token"]):
             return HOST
         if secrets.compare_digest(token, self.config["camera_token"]):
@@ -116,6 +127,35 @@ class Table:
                 return Viewer("seat", i)
         raise Refused(f"that token does not belong to table {self.id!r}",
                       code="bad_token", status=403)
+
+    # -- catching up (many processes, one database) ------------------------------------
+    def catch_up(self, store: Store) -> int:
+        """Apply the records other processes wrote since this copy's version; returns how
+        many. A process keeps tables as a cache of the store's logs (issue 15)."""
+        with self.lock:
+            new = store.records_after(self.id, self.version)
+            for rec in new:
+                if rec.seq != self.version + 1:
+                    raise RuntimeError(f"table {self.id}: record {rec.seq} after "
+                                       f"{self.version}; the log has a gap")
+                if rec.kind == "event":
+                    self.match.apply(rec.body)
+                elif rec.kind == "undo":
+                    voids = set(rec.body.get("voids", []))
+                    group = [r for r in self.records if r.seq in voids]
+                    for r in group:
+                        r.voided_by = rec.seq
+                    self.match.undo(len(group))
+                self.records.append(rec)
+            return len(new)
+
+    def remembered_scan(self, store: Store, key: ScanKey) -> bool:
+        """Whether another process answered this sender's scan id already (then it is in
+        ``scans``)."""
+        found = store.scan(self.id, key)
+        if found is not None:
+            self.scans[key] = found
+        return found is not None
 
     # -- reading ----------------------------------------------------------------------
     def timer(self) -> dict[str, Any] | None:
@@ -245,7 +285,7 @@ class Table:
             ) from None
 
     def play(self, store: Store, event: Mapping[str, Any], viewer: Viewer, *,
-             version: Any = None, scan_id: str | None = None,
+             version: Any = None, scan_id: ScanKey | None = None,
              respond: Callable[[list[Record]], dict[str, Any]] | None = None,
              ) -> list[Record]:
         """Apply one event, then any chance it makes due, and store them all.
@@ -276,6 +316,15 @@ class Table:
                 if scan_id is not None and respond is not None:
                     scan = (scan_id, 200, respond(new))
                 store.append(self.id, new, scan=scan)
+            except StaleVersion as exc:
+                del self.records[len(self.records) - len(new):]
+                self.match.undo(self.match.version - n0)
+                # Another server wrote this seq first: re-validate against the new state,
+                # unless the client pinned the version it saw.
+                if version is not None or self.catch_up(store) == 0:
+                    raise exc from None
+                return self.play(store, event, viewer, version=version, scan_id=scan_id,
+                                 respond=respond)
             except BaseException:
                 del self.records[len(self.records) - len(new):]
                 self.match.undo(self.match.version - n0)
@@ -283,6 +332,10 @@ class Table:
             if scan is not None:
                 self.scans[scan[0]] = (scan[1], scan[2])
             return new
+
+    def last_change(self) -> float:
+        """When the table last changed (its newest record, else its creation)."""
+        return self.records[-1].time if self.records else self.created
 
     def _public_ruling(self) -> str:
         text = self.rules.view(self.match.state, None).get("ruling")
@@ -388,16 +441,35 @@ class Table:
 class Tables:
     """Every table of the server: created here, rebuilt from the store on start."""
 
-    def __init__(self, store: Store, runs: RunStore) -> None:
+    def __init__(self, store: Store, runs: RunStore, *, shared: bool = False,
+                 abandoned_after: float = ABANDONED_AFTER) -> None:
         self.store = store
         self.runs = runs
+        self.abandoned_after = abandoned_after
+        # shared: other processes write to the same database (PostgreSQL). Tables are then
+        # loaded on first use and brought up to date from the store before every answer.
+        self.shared = shared
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         self.broken: dict[str, str] = {}
+        self.deleted: dict[str, float] = {}
 
     def load(self) -> None:
-        """Rebuild every stored table by replaying its live events (C-3)."""
+        """Rebuild every stored table by replaying its live events (C-3).
+
+        Never fails because of stored data: a table that cannot be rebuilt is kept in
+        ``broken`` with the reason (``table_unavailable``), a name stored before names were
+        checked is shown escaped. A shared store loads nothing here: start-up must not grow
+        with the number of stored tables.
+        """
+        self.deleted = self.store.deleted_ids()
+        if self.shared:
+            return
         for st in self.store.load_all():
+            if isinstance(st, DamagedTable):
+                log.error("table %s could not be read: %s", st.id, st.why)
+                self.broken[st.id] = st.why
+                continue
             try:
                 table = self._build(st)
             except Exception as exc:  # one damaged table must not keep the others down
@@ -407,6 +479,9 @@ class Tables:
             self._tables[st.id] = table
 
     def _build(self, st: StoredTable) -> Table:
+        players = st.config.get("players")
+        if isinstance(players, list):  # a record from before names were checked (C-8)
+            st.config["players"] = [names.escaped(p) for p in players]
         rules = find_rules(st.game)
         runs = [self.runs.load(r) for r in st.config["runs"]]
         setup = build_setup(st.game, st.config["players"], st.config["options"], runs)
@@ -415,24 +490,89 @@ class Tables:
         return Table(st, rules, match, RunBook(runs))
 
     def get(self, table_id: str) -> Table:
+        """The table; raises ``Refused``: 404 ``unknown_table``, 410 ``table_deleted``,
+        409 ``table_unavailable``."""
         table = self._tables.get(table_id) if isinstance(table_id, str) else None
-        if table is None and table_id in self.broken:
-            raise Refused(f"table {table_id!r} is stored but could not be rebuilt: "
+        if self.shared and isinstance(table_id, str) and table_id not in self.broken \
+                and table_id not in self.deleted:
+            table = self._fresh(table_id, table)
+        if table is not None:
+            return table
+        shown = names.shown(table_id, limit=16)
+        if self.shared and table_id not in self.deleted:
+            self.deleted.update(self.store.deleted_ids())  # deleted through another server
+        if table_id in self.deleted:
+            raise Refused(f"table {shown} was deleted by its host", code="table_deleted",
+                          status=410)
+        if table_id in self.broken:
+            raise Refused(f"table {shown} is stored but could not be rebuilt: "
                           f"{self.broken[table_id]}", code="table_unavailable", status=409)
+        raise Refused(f"there is no table {shown}", code="unknown_table", status=404)
+
+    def delete(self, table: Table, now: float | None = None) -> None:
+        """Archive a finished or abandoned table (no change for ``abandoned_after``
+        seconds); raises ``Refused`` (409 ``table_in_play``) for a table still in play."""
+        now = time.time() if now is None else now
+        with table.lock:
+            idle = now - table.last_change()
+            if not table.match.state.finished and idle < self.abandoned_after:
+                raise Refused(
+                    f"table {table.id!r} is still in play (last change {int(idle // 60)} "
+                    f"minutes ago); a host can delete it when the game is over or after "
+                    f"{self.abandoned_after / 3600:g} hours without a change",
+                    code="table_in_play", status=409)
+            self.store.delete_table(table.id, now)
+            with self._lock:
+                self._tables.pop(table.id, None)
+                self.deleted[table.id] = now
+
+    def _fresh(self, table_id: str, table: Table | None) -> Table | None:
+        """``table`` caught up with the shared store, loaded on first use (``None``: no such
+        table)."""
         if table is None:
-            raise Refused(f"there is no table {table_id!r}", code="unknown_table", status=404)
+            if len(table_id) > 64:
+                return None
+            st = self.store.load_table(table_id)
+            if st is None:
+                return None
+            if isinstance(st, DamagedTable):
+                log.error("table %s could not be read: %s", st.id, st.why)
+                self.broken[table_id] = st.why
+                return None
+            try:
+                built = self._build(st)
+            except Exception as exc:
+                log.exception("table %s could not be rebuilt", table_id)
+                self.broken[table_id] = f"{type(exc).__name__}: {exc}"
+                return None
+            with self._lock:
+                table = self._tables.setdefault(table_id, built)
+        table.catch_up(self.store)
         return table
 
     def all(self) -> list[Table]:
+        """Every table (a shared store: every stored table, loaded on demand)."""
+        if self.shared:
+            return [t for tid in self.store.table_ids() if (t := self._fresh(
+                tid, self._tables.get(tid))) is not None]
         return list(self._tables.values())
+
+    def is_host_token(self, token: str) -> bool:
+        """Whether ``token`` is the host token of a table on this server."""
+        if not token.isascii():
+            return False
+        found = False
+        for t in self.all():  # every table compared, in constant time each
+            found |= secrets.compare_digest(token, t.config["host_token"])
+        return found
 
     def create(self, game: Any, players: Any, options: Any = None,
                run_ids: Any = None, timer: Any = 0) -> Table:
         """A new table with fresh tokens; raises ``BadSetup``/``UnknownGame``."""
         rules = find_rules(game)
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise BadSetup(f"players must be a list of names, got {players!r}")
-        players = [p.strip() for p in players]
+            raise BadSetup(f"players must be a list of names, got {names.shown(players)}")
+        players = list(names.player_names(players))  # NFC, trimmed, checked (C-7, C-8)
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -481,7 +621,11 @@ class Tables:
                     "(companion print) or start the server with --demo")
             return [newest]
         if not isinstance(run_ids, list) or not all(isinstance(r, str) for r in run_ids):
-            raise BadSetup(f"runs must be a list of print run ids, got {run_ids!r}")
+            raise BadSetup(f"runs must be a list of print run ids, got {names.shown(run_ids)}")
+        for rid in run_ids:  # before it becomes a file name (a long one was an OSError)
+            if not 0 < len(rid) <= MAX_RUN_ID or not rid.isascii() or not rid.isalnum():
+                raise BadSetup(f"print run id {names.shown(rid, limit=20)} is not a run id "
+                               f"(1-{MAX_RUN_ID} letters and digits)")
         out = []
         for rid in run_ids:
             try:
@@ -494,19 +638,22 @@ class Tables:
         alphabet = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud at a table
         while True:
             tid = "".join(secrets.choice(alphabet) for _ in range(6))
-            if tid not in self._tables:
+            if tid not in self._tables and tid not in self.deleted and tid not in self.broken:
                 return tid
 
 
 def event_from_body(body: Mapping[str, Any], viewer: Viewer,
                     players: Sequence[str]) -> dict[str, Any]:
-    """The event a request body asks for, with ``seat`` set from a seat token.
+    """The event a request body asks for, with ``seat`` set from a seat token (C-7).
 
-    Raises ``Refused`` when a seat acts for another seat, ``MalformedEvent`` on bad fields.
+    Every field that names a seat must be a plain int 1..players and ``zone`` a zone in its
+    one spelling (``companion.zones``). Raises ``Refused`` (403) when a seat acts for
+    another seat, ``MalformedEvent`` on bad fields.
     """
     event = {k: v for k, v in body.items() if k not in ("version",)}
     if not isinstance(event.get("type"), str) or not event["type"]:
-        raise MalformedEvent(f"an action needs a \"type\", got {dict(body)!r}")
+        raise MalformedEvent(f"an action needs a \"type\", got {names.shown(event.get('type'))}")
+    check_seat_fields(event, len(players))
     if viewer.role == "seat":
         if "seat" in event and event["seat"] != viewer.seat:
             raise Refused(
@@ -516,4 +663,28 @@ def event_from_body(body: Mapping[str, Any], viewer: Viewer,
             raise Refused("only the referee can override a refusal", code="not_allowed",
                           status=403)
         event["seat"] = viewer.seat
+    if "zone" in event:
+        check_own_zone(viewer, event["zone"], len(players))
     return event
+
+
+def check_seat_fields(event: Mapping[str, Any], players: int) -> None:
+    """Raises ``MalformedEvent`` unless each seat-naming field is an int 1..players."""
+    for key in SEAT_FIELDS:
+        if key not in event or (key == "target2" and event[key] is None):
+            continue
+        value = event[key]
+        if type(value) is not int or not 1 <= value <= players:
+            raise MalformedEvent(f"event field {key!r} must name a seat as a number "
+                                 f"1-{players}, got {names.shown(value, limit=20)}",
+                                 rule="C-7")
+
+
+def check_own_zone(viewer: Viewer, zone: Any, players: int) -> None:
+    """A zone in its one spelling (else ``MalformedEvent``); a seat token may name only its
+    own seat's zones (else ``Refused`` 403 ``wrong_seat``). Shared zones are the rules' to
+    allow: only when they wait for that seat there."""
+    z = parse_zone(zone, players)
+    if viewer.role == "seat" and z.seat is not None and z.seat != viewer.seat:
+        raise Refused(f"seat {viewer.seat} cannot show a card in another seat's zone "
+                      f"{str(z)!r}", code="wrong_seat", status=403)

@@ -189,3 +189,21 @@ def test_seat_zones() -> None:
                 "seat:１", "seat:1_0"):
         with pytest.raises(MalformedEvent, match="C-7"):
             seat_zone(odd, 3)
+
+
+def test_event_fields_refuse_unknown_types_fields_and_oversized_values() -> None:
+    from companion.engine import check_event_fields
+
+    allowed = {"scan": frozenset({"card", "zone", "seat"})}
+    check_event_fields({"type": "scan", "card": "K2F9-01A", "zone": "seat:1", "seat": 1},
+                       allowed)
+    refused = {
+        "has no field 'junk'": {"type": "scan", "card": "x", "junk": "y" * 60_000},
+        "no event type 'next'": {"type": "next"},
+        "longer than 200": {"type": "scan", "card": "x" * 201},
+        "nested too deeply": {"type": "scan", "card": [[[[[["x"]]]]]]},
+        "more than 64 items": {"type": "scan", "card": list(range(65))},
+    }
+    for words, event in refused.items():
+        with pytest.raises(MalformedEvent, match=words):
+            check_event_fields(event, allowed)

@@ -106,9 +106,9 @@ def test_gc1_seats_bound_to_their_own_deck_c1() -> None:
     assert {m.state.cards[s].deck for s in m.state.side(2).unseen} == {"deck-b"}
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "next", "seat": 1})
-    exc = refused(m, {"type": "set", "seat": 1, "card": ser(m, 2, "ruby")}, CardNotAvailable,
-                  "C-1")
-    assert "Ben's deck" in str(exc)
+    # C-7: Ana names only her own cards; Ben's get the one refusal that says nothing more.
+    exc = refused(m, {"type": "set", "seat": 1, "card": ser(m, 2, "ruby")}, OutOfTurn, "C-7")
+    assert "not one of Ana's cards" in str(exc) and "Ben" not in str(exc)
 
 
 def test_gc1_exactly_two_players() -> None:
@@ -228,9 +228,16 @@ def test_gc4_failed_declaration_opponent_chooses_two_rest_back_in_order() -> Non
                                                  serials[5], seventh]
     assert side.discard == (serials[0], serials[4])
     assert (m.state.turn, m.state.step) == (1, "recovery")
-    # The four revealed cards were seen by both players; the seventh stays private.
+    # GC-4 rev. 2: the four turned face down are hidden from Ben again (faces and serials);
+    # Ana and the referee still know them.
     rows = RULES.view(m.state, 2)["seats"][0]["locus"]
-    assert [r.get("name") for r in rows] == ["Sapphire", "Avalanche", "Topaz", "Diamond", None]
+    assert [r.get("name") for r in rows] == [None] * 5
+    assert [r["known"] for r in rows] == [False] * 5
+    assert not any(s in json.dumps(RULES.view(m.state, 2)) for s in (serials[1], serials[5]))
+    mine = RULES.view(m.state, 1)["seats"][0]["locus"]
+    assert [r.get("name") for r in mine] == ["Sapphire", "Avalanche", "Topaz", "Diamond",
+                                             "Emerald"]
+    assert RULES.referee_view(m.state)["seats"][0]["locus"][0]["name"] == "Sapphire"
 
 
 def test_gc4_fewer_than_six_locus_cards_refused() -> None:
@@ -238,7 +245,7 @@ def test_gc4_fewer_than_six_locus_cards_refused() -> None:
     assert len(m.state.side(1).locus) == 5
     exc = refused(m, {"type": "declare", "seat": 1, "positions": [1, 2, 3, 4, 5]}, IllegalPlay,
                   "GC-4")
-    assert "5 card(s) in the Locus" in str(exc)
+    assert "5 cards in the Locus" in str(exc)  # C-8: never "card(s)"
     assert [a["type"] for a in RULES.actions(m.state, 1)] == ["next"]
 
 
@@ -257,7 +264,7 @@ def test_gc4_unscanned_locus_cards_identified_at_reveal() -> None:
         turn(m, 2)
     m.apply({"type": "declare", "seat": 1, "positions": [1, 2, 3, 4, 5, 6]})
     foreign = ser(m, 2, "ruby")
-    refused(m, {"type": "reveal", "seat": 1, "cards": [foreign]}, CardNotAvailable, "C-1")
+    refused(m, {"type": "reveal", "seat": 1, "cards": [foreign]}, OutOfTurn, "C-7")
     gems = [ser(m, 1, g) for g in GEMS]
     m.apply({"type": "reveal", "seat": 1, "cards": gems})
     assert m.state.winners == (1,)
@@ -314,7 +321,7 @@ def test_effects_return_and_hand_discard() -> None:
     m.apply({"type": "discard", "seat": 1, "target": 1, "from": "hand", "count": 2})
     assert m.state.side(1).hand_count == 5 and m.state.side(1).discard_unknown == 3
     refused(m, {"type": "return", "seat": 1, "target": 1, "cards": [ser(m, 2, "topaz")]},
-            CardNotAvailable, "C-1")
+            OutOfTurn, "C-7")
 
 
 # ----------------------------------------------------------------- properties
@@ -385,7 +392,7 @@ def test_gc2_refusals_never_name_a_private_locus_card_to_the_opponent() -> None:
                   {"type": "return", "seat": 2, "target": 1, "cards": [ruby]},
                   {"type": "set", "seat": 2, "card": ruby},
                   {"type": "play", "seat": 2, "card": ruby}):
-        exc = refused(m, event, CardNotAvailable, "C-1")
+        exc = refused(m, event, OutOfTurn, "C-7")
         assert "Ruby" not in str(exc) and "Locus" not in str(exc), str(exc)
     # The owner is told plainly where her card is.
     m.apply({"type": "next", "seat": 2})
@@ -415,14 +422,17 @@ def test_gc5_more_cards_scanned_than_the_deck_held_refused() -> None:
     m = table(1)
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "next", "seat": 1})
-    m.apply({"type": "crush", "seat": 1, "target": 2, "count": 33})
-    assert m.state.side(2).deck_count == 2
-    three = sorted(m.state.side(2).unseen)[:3]
-    refused(m, {"type": "crush", "seat": 1, "target": 2, "count": 3, "cards": three},
+    m.apply({"type": "crush", "seat": 1, "target": 1, "count": 32})
+    assert m.state.side(1).deck_count == 2
+    three = sorted(m.state.side(1).unseen)[:3]
+    refused(m, {"type": "crush", "seat": 1, "target": 1, "count": 3, "cards": three},
             CardNotAvailable, "C-1")
-    m.apply({"type": "crush", "seat": 1, "target": 2, "count": 3, "cards": three[:2]})
-    assert m.state.finished and m.state.winners == (1,)
-    assert m.state.side(2).discard == tuple(three[:2])
+    # C-7: Ana shows only her own cards; Ben's are refused whatever they are.
+    refused(m, {"type": "crush", "seat": 1, "target": 2, "count": 1,
+                "cards": sorted(m.state.side(2).unseen)[:1]}, OutOfTurn, "C-7")
+    m.apply({"type": "crush", "seat": 1, "target": 1, "count": 3, "cards": three[:2]})
+    assert m.state.finished and m.state.winners == (2,)
+    assert m.state.side(1).discard == tuple(three[:2])
 
 
 @settings(max_examples=5, deadline=None)

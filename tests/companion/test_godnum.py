@@ -30,10 +30,14 @@ from companion.runs import new_run
 from companion.simulate import play_random
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay"]
+# The lobby may fix the legions (GN-2 rev. 2); these scenarios fix them in deck-file order.
+SEAT_ORDER = ["metal-water", "water-wood", "wood-fire", "fire-earth", "earth-metal",
+              "metal-water"]
 
 
 def table(players: int = 4, target: int = 60, first: int = 1,
           **options: Any) -> Match[GodNumState]:
+    options.setdefault("legions", ", ".join(SEAT_ORDER[:players]))
     if not 30 <= target <= 60:
         options = {"target_min": target, "target_max": target, **options}
     m: Match[GodNumState] = new_match("godnum", NAMES[:players], options or None,
@@ -89,10 +93,12 @@ def test_gn1_two_to_six_players() -> None:
 # ----------------------------------------------------------------- GN-2 legions
 
 
-def test_gn2_seats_bound_to_legions_in_order_and_six_players_print_one_twice() -> None:
+def test_gn2_rev2_print_holds_every_legion_and_lobby_may_fix_them_in_order() -> None:
+    """GN-2 rev. 2: a God Num print holds all five legions (six players: one printed
+    twice); the lobby may fix each seat's legion instead of binding by the first card."""
     order = list(load_deck("godnum").decks)
     assert order[0] == "legion-metal-water" and len(order) == 5
-    assert RULES.sets_needed(3) == {order[0]: 1, order[1]: 1, order[2]: 1}
+    assert RULES.sets_needed(3) == dict.fromkeys(order, 1)
     assert RULES.sets_needed(6) == {order[0]: 2, **{d: 1 for d in order[1:]}}
     m = table(6)
     assert [lg.deck for lg in m.state.legions] == [*order, order[0]]
@@ -102,24 +108,35 @@ def test_gn2_seats_bound_to_legions_in_order_and_six_players_print_one_twice() -
     assert view["seats"][2]["legion_name"] == "Wood-Fire Legion"
 
 
-def test_gn2_card_of_another_seats_legion_refused_c1() -> None:
+def test_gn2_card_of_another_seats_legion_refused_c1_without_naming_its_owner() -> None:
+    """C-1, C-7: another seat's card reads like any card Ana does not hold."""
     m = table(3)
     foreign = sorted(m.state.legion(2).unseen)[0]
     exc = refused(m, {"type": "play", "seat": 1, "card": foreign}, CardNotAvailable, "C-1")
-    assert repr(foreign) in str(exc) and "Ben" in str(exc)
+    assert repr(foreign) in str(exc) and "Ben" not in str(exc)
 
 
-def test_gn2_unplayed_legions_start_out_of_the_game() -> None:
+def test_gn2_unplayed_legions_leave_the_game_once_every_seat_is_bound() -> None:
     run = new_run(load_deck("godnum"), rng=random.Random(1))  # all five legions, one set each
-    m = Match(RULES, build_setup("godnum", NAMES[:2], None, [run]))
-    places = RULES.places(m.state)
+    fixed = Match(RULES, build_setup("godnum", NAMES[:2], {"legions": "metal-water, water-wood"},
+                                     [run]))
+    places = RULES.places(fixed.state)
     assert len(places) == 5 * 36
     assert sorted(set(places.values())) == [OUT, "unknown:1", "unknown:2"]
     assert sum(1 for p in places.values() if p == OUT) == 3 * 36
     wood_fire = next(c.serial for c in run.cards if c.face.deck == "legion-wood-fire")
+    fixed.apply({"type": "target", "value": 40})
+    fixed.apply({"type": "starting_player", "value": 1})
+    refused(fixed, {"type": "play", "seat": 1, "card": wood_fire}, CardNotAvailable, "C-1")
+    # Bound by the first card (the default): every legion may be anyone's until then.
+    m = Match(RULES, build_setup("godnum", NAMES[:2], None, [run]))
+    assert set(RULES.places(m.state).values()) == {"unknown"}
     m.apply({"type": "target", "value": 40})
     m.apply({"type": "starting_player", "value": 1})
-    refused(m, {"type": "play", "seat": 1, "card": wood_fire}, CardNotAvailable, "C-1")
+    m.apply({"type": "play", "seat": 1, "card": wood_fire})
+    m.apply({"type": "play", "seat": 2, "card": "fe-chaos"})
+    places = RULES.places(m.state)
+    assert sum(1 for p in places.values() if p == OUT) == 3 * 36
 
 
 # ----------------------------------------------------------------- GN-3 function cards
@@ -148,17 +165,32 @@ def test_gn3_skip_next_player_loses_turn() -> None:
     assert "Ben loses their turn" in m.state.ruling
 
 
-def test_gn3_cleanse_removes_one_own_karma_not_below_zero() -> None:
-    m = table(2)
-    play(m, 1, "cleanse")
-    assert m.state.legion(1).karma == 0
+def test_gn3_rev2_burden_next_player_discards_one_at_once_then_plays_as_usual() -> None:
+    """GN-3 rev. 2 (Burden replaces Cleanse): the next player must at once discard one card
+    of their choice (one karma point, GN-9), draws back up to 5, then takes the turn."""
+    m = table(3)
+    play(m, 1, "burden")
+    assert m.state.turn == 2 and m.state.burdened
+    assert m.state.divine_number == 0  # function cards do not change the number
+    assert "Ben must discard one card at once" in m.state.ruling
+    refused(m, {"type": "play", "seat": 2, "card": card(m, 2, "water-3")}, IllegalPlay, "GN-3")
     two = sorted(m.state.legion(2).unseen)[:2]
-    m.apply({"type": "discard", "seat": 2, "cards": two})
-    assert m.state.legion(2).karma == 2
-    play(m, 1, "metal-3")
-    play(m, 2, "cleanse")
-    assert m.state.legion(2).karma == 1
-    assert m.state.divine_number == 3  # function cards do not change the number
+    refused(m, {"type": "discard", "seat": 2, "cards": two}, IllegalPlay, "GN-3")
+    refused(m, {"type": "discard", "seat": 3, "cards": [card(m, 3, "wood-1")]}, OutOfTurn,
+            "GN-5")
+    m.apply({"type": "discard", "seat": 2, "cards": [card(m, 2, "skip")]})
+    lg = m.state.legion(2)
+    assert (lg.karma, lg.hand_count, m.state.turn, m.state.burdened) == (1, 5, 2, False)
+    play(m, 2, "water-3")  # then Ben's turn as usual
+    assert m.state.turn == 3 and m.state.divine_number == 3
+    assert not any(f.attrs.get("function") == "cleanse" for f in load_deck("godnum").faces)
+
+
+def test_gn3_rev2_burden_can_reach_the_karma_limit() -> None:
+    m = table(2, karma_limit=1)
+    play(m, 1, "burden")
+    m.apply({"type": "scan", "card": card(m, 2, "wood-4"), "zone": "void"})
+    assert m.state.legion(2).eliminated and m.state.winners == (1,)
 
 
 # ----------------------------------------------------------------- GN-4 start
@@ -167,7 +199,7 @@ def test_gn3_cleanse_removes_one_own_karma_not_below_zero() -> None:
 def test_gn4_target_and_starting_player_are_chance_events() -> None:
     m: Match[GodNumState] = new_match("godnum", NAMES[:3], {"target_min": 40, "target_max": 45})
     with pytest.raises(IllegalPlay, match="not drawn"):
-        m.apply({"type": "play", "seat": 1, "card": sorted(m.state.legion(1).unseen)[0]})
+        m.apply({"type": "play", "seat": 1, "card": "mw-metal-1"})
     made = m.settle(random.Random(9))
     assert [e["type"] for e in made] == ["target", "starting_player"]
     assert 40 <= (m.state.target or 0) <= 45
@@ -259,8 +291,10 @@ def test_gn6_legal_cards_lists_reasons_for_the_current_player() -> None:
     assert all(not ok and "turn" in why for _, ok, why in RULES.legal_cards(m.state, 2, serials))
     legal = RULES.view(m.state, 1)["legal"]
     assert {r["value"]: r["ok"] for r in legal}["mw-metal-6"] is False
-    hints = RULES.actions(m.state, 1)[0]["fields"][0]["hints"]
+    hints = RULES.actions(m.state, None)[0]["fields"][0]["hints"]
     assert {h["value"] for h in hints if h["ok"]} >= {"mw-metal-5", "mw-water-1", "mw-chaos"}
+    chips = RULES.actions(m.state, 1)[0]["fields"][0]["choices"]
+    assert {c["value"] for c in chips if "disabled" not in c} >= {"mw-metal-5", "mw-chaos"}
 
 
 def test_gn6_illegal_card_refused_with_reason_and_nothing_changes() -> None:
@@ -429,7 +463,7 @@ def test_views_are_json_and_show_prompt_and_ruling() -> None:
         assert "Ana" in v["prompt"] and v["ruling"]
     ref = RULES.referee_view(m.state)
     json.dumps(ref)
-    assert len(ref["places"]) == 3 * 36
+    assert len(ref["places"]) == 5 * 36  # GN-2 rev. 2: the print holds every legion
     assert RULES.actions(m.state, 2) == []
     assert [a["type"] for a in RULES.actions(m.state, 1)] == ["play", "discard"]
 
@@ -441,10 +475,14 @@ def check_conservation(m: Match[GodNumState]) -> None:
     s = m.state
     places = RULES.places(s)
     assert set(places) == set(m.setup.cards)
-    groups = [s.out, frozenset(s.pile), *[lg.unseen for lg in s.legions]]
+    groups = [s.out, frozenset(s.pile), *[p.serials for p in s.free],
+              *[lg.unseen for lg in s.legions]]
     assert sum(len(g) for g in groups) == len(m.setup.cards)  # each card in exactly one place
     for lg in s.legions:
-        assert len(lg.unseen) == lg.deck_count + lg.hand_count
+        if lg.bound:  # GN-2 rev. 2: a seat not bound yet has counts but no serials
+            assert len(lg.unseen) == lg.deck_count + lg.hand_count
+        else:
+            assert lg.deck_count + lg.hand_count == 36 and not lg.eliminated
         assert 0 <= lg.hand_count <= 5
 
 

@@ -11,6 +11,7 @@ import pytest
 from companion import codec
 from companion.cards import load_deck
 from companion.errors import BadSetup, ForeignPayload, MalformedPayload, UnknownCard
+from companion.registry import demo_run
 from companion.runs import RunBook, RunStore, new_run, run_from_manifest
 
 
@@ -97,3 +98,20 @@ def test_bad_runs_are_refused() -> None:
     with pytest.raises(BadSetup, match="listed twice"):
         r = new_run(deck, run_id="AB14")
         RunBook([r, r])
+
+
+def test_a_run_of_cards_a_deck_no_longer_has_is_passed_over(tmp_path: Path) -> None:
+    """God Num's Cleanse became Burden (GN-3 rev. 2): an old manifest must not break the
+    lobby or new tables; the runs that can be read are still found."""
+    store = RunStore(tmp_path)
+    good = demo_run("godnum", 2, random.Random(3))
+    store.save(good)
+    old = good.manifest()
+    old["run"] = "OLD1"
+    for card in old["cards"]:
+        card["face"] = card["face"].replace("burden", "cleanse")
+    (tmp_path / "runs" / "OLD1.json").write_text(json.dumps(old))
+    assert [r.run_id for r in store.all()] == [good.run_id]
+    assert store.newest("godnum") is not None and store.newest("godnum").run_id == good.run_id
+    with pytest.raises(BadSetup, match="cleanse"):
+        store.load("OLD1")  # a table made with it is reported unavailable, not rebuilt

@@ -79,10 +79,19 @@ def refused(m: Match[ShrineState], event: dict[str, Any], error: type[CompanionE
     return info.value
 
 
+def deck_order() -> list[str]:
+    """Every face, the two-player start draws (put at the bottom, SK-2 rev. 2) last."""
+    faces = [f"{e}-{n}" for e in ("fire", "water", "earth", "air") for n in range(1, 10)]
+    return [f for f in faces if f not in START2] + START2
+
+
+START2 = ["water-9", "water-7"]
+
+
 def four_player_game(**options: Any) -> Match[ShrineState]:
     """Ana starts (she draws the 9)."""
     m = table(4, **options)
-    start(m, ["fire-9", "water-1", "earth-2", "air-3"])
+    start(m, ["water-9", "water-3", "earth-6", "earth-7"])
     return m
 
 
@@ -252,7 +261,9 @@ def test_sk4_bad_bids_are_refused_with_the_reason_and_change_nothing() -> None:
             "more than the standing bid of 3")
     refused(m, {"type": "bid", "seat": 3, "amount": 2}, IllegalPlay, "SK-4")
     refused(m, {"type": "bid", "seat": 3, "amount": 11}, IllegalPlay, "SK-4",
-            "holds 10 Fire Oinks and cannot bid 11")
+            "cannot bid 11: that is more Fire Oinks than Cai holds")
+    # SK-7 (hidden Oinks): the refusal never says how many Cai holds.
+    assert "10" not in str(refused(m, {"type": "bid", "seat": 3, "amount": 11}, IllegalPlay))
     refused(m, {"type": "bid", "seat": 3, "amount": 0}, IllegalPlay, "SK-4")
     refused(m, {"type": "bid", "seat": 4, "amount": 5}, OutOfTurn, "SK-3", "Cai's turn")
     pass_(m, 3)
@@ -385,7 +396,8 @@ def _seed_example(c_holds_two_eights: bool) -> Match[ShrineState]:
     if c_holds_two_eights:
         scan(m, "air-8")  # cycle 3, Cai first: Cai wins it for 1
         win(m, 3)
-        # A bid ending in 1: nobody holds a 1, so Ana, Ben, Dee share 1 Air: pool.
+        # A bid ending in 1: nobody holds a 1, so Ana, Ben, Dee share 1 Air with the pool's
+        # Water and Earth: 3 Oinks, 1 each (SK-6 rev. 2).
     assert RULES.view(m.state, None)["lot_size"] == 1
     scan(m, "fire-2")
     while m.state.turn != 4:
@@ -403,7 +415,10 @@ def test_sk6_seed_example_bid_28_holders_of_8s_share() -> None:
     assert oinks(m, 4)["fire"] == 2
     assert oinks(m, 2)["fire"] == 44 and oinks(m, 3)["fire"] == 44
     assert oinks(m, 1)["fire"] == 30  # Ana holds no 8: nothing
-    assert m.state.pool == (0, 1, 1, 0)  # the odd Water and Earth Oinks still wait
+    # SK-6 rev. 2: 28 Fire + the pool's Water and Earth = 30, divided as a whole: 15 each,
+    # handed out Fire first (most left), then Water to Ben and Earth to Cai; nothing pools.
+    assert m.state.pool == (0, 0, 0, 0)
+    assert oinks(m, 2)["water"] == 30 and oinks(m, 3)["earth"] == 30
     assert total_oinks(m.state) == [120, 120, 120, 120]
     last = RULES.view(m.state, None)["last_settlement"]
     assert last["bid"] == 28 and last["sharers"] == [2, 3]
@@ -415,8 +430,8 @@ def test_sk6_seed_example_more_8s_take_it_all() -> None:
     m = _seed_example(c_holds_two_eights=True)
     assert oinks(m, 3)["fire"] == 58
     assert oinks(m, 2)["fire"] == 30 and oinks(m, 1)["fire"] == 30
-    assert m.state.pool == (0, 0, 0, 0)  # Cai alone also takes the pool
-    assert oinks(m, 3)["water"] == 31 and oinks(m, 3)["earth"] == 30
+    assert m.state.pool == (0, 0, 0, 0)  # the pool was shared out in cycle 3 (SK-6 rev. 2)
+    assert oinks(m, 3)["water"] == 30 and oinks(m, 3)["earth"] == 29
     assert total_oinks(m.state) == [120, 120, 120, 120]
     assert "Cai holds the most 8s (2 cards): they take it all" in m.state.ruling
 
@@ -436,14 +451,16 @@ def test_sk6_no_holder_all_other_players_share_and_remainder_pools() -> None:
     pass_(m, 3)
     bid(m, 4, 2)
     pass_(m, 1)
-    # Ana, Ben, Cai share 2 Water and 1 pooled Fire: 0 each, all stays pooled.
-    assert m.state.pool == (1, 2, 0, 0)
+    # SK-6 rev. 2: Ana, Ben, Cai share 2 Water and the pooled Fire as one amount of 3:
+    # one each, Water first (most left) from Dee's left; nothing stays in the pool.
+    assert m.state.pool == (0, 0, 0, 0)
+    assert (oinks(m, 1)["water"], oinks(m, 2)["fire"], oinks(m, 3)["water"]) == (11, 13, 11)
 
 
 def test_sk6_two_players_winner_pays_the_other() -> None:
     """SK-6: with two players the other player is the only recipient."""
     m = table(2)
-    start(m, ["fire-9", "fire-1"])
+    start(m, ["water-9", "water-7"])
     scan(m, "air-4")
     bid(m, 1, 9)
     pass_(m, 2)
@@ -506,8 +523,8 @@ def test_sk8_zero_bids_add_cards_to_the_next_lot_winning_or_not() -> None:
 def test_sk8_a_set_larger_than_the_deck_takes_what_is_left() -> None:
     """SK-8/SK-9 (companion decision): the last lot takes the cards the deck still has."""
     m = table(2, start_oinks=99)
-    start(m, ["fire-9", "fire-1"])
-    faces = [f"{e}-{n}" for e in ("fire", "water", "earth", "air") for n in range(1, 10)]
+    start(m, ["water-9", "water-7"])
+    faces = deck_order()
     for face in faces[:-2]:
         scan(m, face)
         win(m, m.state.turn)
@@ -525,8 +542,8 @@ def test_sk8_a_set_larger_than_the_deck_takes_what_is_left() -> None:
 def test_sk9_game_ends_when_the_deck_cannot_supply_a_lot() -> None:
     """SK-9: the game ends after the auction of the last card is settled."""
     m = table(2)
-    start(m, ["fire-9", "fire-1"])
-    faces = [f"{e}-{n}" for e in ("fire", "water", "earth", "air") for n in range(1, 10)]
+    start(m, ["water-9", "water-7"])
+    faces = deck_order()
     for face in faces:
         assert not m.state.finished
         scan(m, face)
@@ -542,9 +559,9 @@ def test_sk9_game_ends_when_the_deck_cannot_supply_a_lot() -> None:
 def test_sk10_influence_groups_live_and_at_the_end() -> None:
     """SK-10: the view shows each player's best split, and highest influence wins."""
     m = table(2, start_oinks=60)
-    start(m, ["fire-9", "fire-1"])
+    start(m, ["water-9", "water-7"])
     ana = ["fire-1", "fire-2", "fire-3", "fire-4", "fire-5", "water-5", "earth-5"]
-    order = [f"{e}-{n}" for e in ("fire", "water", "earth", "air") for n in range(1, 10)]
+    order = deck_order()
     for face in order:
         scan(m, face)
         if face in ana:
@@ -559,7 +576,10 @@ def test_sk10_influence_groups_live_and_at_the_end() -> None:
             assert kinds == [("run", 25), ("same", 4)]
     assert m.state.finished and m.state.winners == (1,)
     assert "Ana wins with 29 influence" in m.state.ruling
-    assert RULES.view(m.state, None)["prompt"] == "Game over: Ana wins (SK-10)."
+    # C-8: players read plain words; the ruling id sits beside them (the referee keeps it).
+    assert RULES.view(m.state, None)["prompt"] == "Game over: Ana wins."
+    assert RULES.view(m.state, None)["prompt_rule"] == "SK-10"
+    assert RULES.referee_view(m.state)["prompt"] == "Game over: Ana wins (SK-10)."
     final = RULES.view(m.state, 2)["final"]
     assert final[0]["influence"] == 29 and final[1]["influence"] == 0
 
@@ -567,8 +587,8 @@ def test_sk10_influence_groups_live_and_at_the_end() -> None:
 def test_sk10_tie_on_influence_most_oinks_wins() -> None:
     """SK-10: equal influence: the player with more Oinks in total wins."""
     m = table(2)
-    start(m, ["fire-9", "fire-1"])
-    order = [f"{e}-{n}" for e in ("fire", "water", "earth", "air") for n in range(1, 10)]
+    start(m, ["water-9", "water-7"])
+    order = deck_order()
     for i, face in enumerate(order):
         scan(m, face)
         if i == 0:

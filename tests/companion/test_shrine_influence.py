@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.shrine_influence import Card, best_split, face_points
+from companion.games.shrine.influence import Card, best_split, face_points
 
 ELEMENTS = ("fire", "water", "earth", "air")
 

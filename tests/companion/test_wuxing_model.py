@@ -1,5 +1,5 @@
-"""WuXing against an independent reference model of WX-3..WX-11 (and the companion
-decisions on the rules page), over random legal games: after every event the engine's pot
+"""WuXing against an independent reference model of WX-3..WX-11 (revision 2, and the
+companion decisions on the rules page), over random legal games: after every event the engine's pot
 contents, Void and Universe counts, deck counts, players out, next challenge pair, phase,
 awaited seats and winners must be what the model says.
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,8 +54,8 @@ class Model:
         self.universe_card = ""
         self.finished = False
         self.winners: tuple[int, ...] = ()
-        self.duel: list[int] = []
-        self.duel_cards: list[int] = []
+        self.duel: list[int] = []  # WX-11: tied players still in, in taking order
+        self.taken: dict[int, str] = {}  # WX-11: this round's Universe cards by seat
         self.recycle = s.table.end == "recycle"
 
     def kind(self, c: str) -> str:
@@ -106,6 +107,10 @@ class Model:
                 self.phase, self.awaiting = "reveal", set(self.challenge)
             return
         seat = int(zone[5:])
+        if self.phase == "tiebreak":
+            self.universe -= 1  # WX-11 rev. 2: the card comes from the Universe deck
+            self.sudden_death(seat, c)
+            return
         self.decks[seat - 1] -= 1
         self.awaiting.discard(seat)
         if self.phase in ("dragon", "star"):
@@ -115,13 +120,11 @@ class Model:
                 self.void += 1
             if not self.awaiting:
                 self.next_challenge(new=False, gone=self.check_out())
-        elif self.phase == "reveal":
+        else:
             self.shown[seat] = c
             if not self.awaiting:
                 self.resolve()
                 self.next_challenge(new=True, gone=self.check_out())
-        else:
-            self.sudden_death(seat, c)
 
     def resolve(self) -> None:  # WX-7, WX-8, WX-9 (Stars stay: companion decision 1)
         a, b = self.challenge
@@ -169,12 +172,15 @@ class Model:
         self.phase, self.challenge, self.awaiting = "over", (), set()
 
     def next_challenge(self, *, new: bool, gone: list[int]) -> None:  # WX-3, WX-10
-        active = self.active()
-        if len(active) <= 1:
-            self.finish(active or gone)
-            return
         if new:
             self.turn = self.challenge[1]
+        active = self.active()
+        if not active:  # WX-11 (a): the last players drew on their last cards
+            self.tiebreak(gone)
+            return
+        if len(active) == 1:
+            self.finish(active)
+            return
         if self.universe == 0:
             if self.recycle and self.void > 0:
                 self.universe, self.void = self.void, 0
@@ -184,43 +190,50 @@ class Model:
                 if len(tied) == 1:
                     self.finish(tied)
                 else:
-                    self.duel, self.duel_cards = tied, []
-                    self.pair_duel()
+                    self.tiebreak(tied)  # WX-11 (b)
                 return
         self.form_challenge()
 
-    def pair_duel(self) -> None:
-        self.phase, self.challenge = "tiebreak", (self.duel[0], self.duel[1])
-        self.awaiting, self.shown = set(self.challenge), {}
+    def tiebreak(self, tied: list[int]) -> None:  # WX-11 rev. 2
+        # Turn order from the seat whose turn would come next (WX-3).
+        order = [(self.turn - 1 + k) % self.n + 1 for k in range(self.n)]
+        self.duel = [s for s in order if s in tied]
+        self.taken = {}
+        self.phase, self.challenge = "tiebreak", ()
+        self.call_next()
 
-    def sudden_death(self, seat: int, c: str) -> None:  # WX-11, companion decision 7
-        self.shown[seat] = c
-        self.duel_cards.append(seat)
-        if self.awaiting:
-            return
-        a, b = self.challenge
+    def call_next(self) -> None:
+        if self.universe == 0:
+            if self.void == 0:  # no card left to take: the tied players share the win
+                self.finish(self.duel)
+                return
+            self.universe, self.void = self.void, 0  # the Void turned over (WX-10b)
+        self.awaiting = {next(s for s in self.duel if s not in self.taken)}
+
+    def beats(self, x: str, y: str) -> bool:  # WX-11: player against player
         rank = {"star": 2, "dragon": 1, "element": 0}
-        ka, kb = self.kind(self.shown[a]), self.kind(self.shown[b])
-        ea, eb = self.element(self.shown[a]), self.element(self.shown[b])
-        winner = None
-        if rank[ka] != rank[kb]:
-            winner = a if rank[ka] > rank[kb] else b
-        elif ka == "element" and ea != eb:
-            winner = a if absorbs(ea, eb) or destroys(ea, eb) else b
-        if winner is None and min(self.decks[a - 1], self.decks[b - 1]) > 0:
-            self.awaiting, self.shown = {a, b}, {}
+        kx, ky = self.kind(x), self.kind(y)
+        if rank[kx] != rank[ky]:
+            return rank[kx] > rank[ky]
+        ex, ey = self.element(x), self.element(y)
+        return kx == "element" and ex != ey and (absorbs(ex, ey) or destroys(ex, ey))
+
+    def sudden_death(self, seat: int, c: str) -> None:  # WX-11 rev. 2
+        self.taken[seat] = c
+        if len(self.taken) < len(self.duel):
+            self.call_next()
             return
-        for s in self.duel_cards:
-            self.decks[s - 1] += 1
-        self.duel_cards = []
-        if winner is None:
-            self.finish(self.duel)
-            return
-        self.duel = [s for s in self.duel if s != (b if winner == a else a)]
+        beaten = {s for s in self.duel
+                  if any(self.beats(self.taken[o], self.taken[s]) for o in self.duel)}
+        if len(beaten) == len(self.duel):  # a cycle: nobody drops out
+            beaten = set()
+        self.void += len(self.taken)
+        self.taken = {}
+        self.duel = [s for s in self.duel if s not in beaten]
         if len(self.duel) == 1:
             self.finish(self.duel)
         else:
-            self.pair_duel()
+            self.call_next()
 
 
 def _table(m: Match[Any]) -> dict[str, Any]:
@@ -282,3 +295,21 @@ def test_the_reference_model_can_tell_a_wrong_ruling() -> None:
             if _table(m) != _model(md):
                 return
     raise AssertionError("no game showed a won pot holding a Star")
+
+
+@pytest.mark.parametrize("seed", [2, 5, 10, 73, 90])
+def test_wx11_sudden_deaths_agree_with_the_model(seed: int) -> None:
+    """WX-11 rev. 2 against the model in games that end in a sudden death (count ties with
+    2, 3 and 4 players, some of more than one round); the seeds are checked to reach it."""
+    rng = random.Random(seed)
+    players = rng.choice([2, 3, 4])
+    m = new_match("wuxing", [f"P{i}" for i in range(1, players + 1)], {"end": "count"},
+                  rng=rng)
+    md = Model(m)
+    while not m.state.finished:
+        event = RULES.random_play(m.state, rng)
+        assert event is not None
+        m.apply(event)
+        md.apply(event)
+        assert _table(m) == _model(md), f"{event}: {m.state.ruling}"
+    assert m.state.tiebreaks == 1 and m.state.phase == "over"

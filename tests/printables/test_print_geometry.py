@@ -259,7 +259,7 @@ def test_a_backs_deck_name_sits_on_a_plain_pill_not_on_the_lattice(name: str) ->
 @pytest.mark.parametrize("game", ["wuxing", "godnum", "shrine", "mountains", "gemcomplete"])
 def test_lettered_corner_badges_tell_different_cards_apart(game: str) -> None:
     """In a fanned hand only the corner shows: cards with different names that are marked
-    by a lettered badge (God Num's Chaos and Cleanse, Gem Complete's Pebble Shower,
+    by a lettered badge (God Num's Chaos and Burden, Gem Complete's Pebble Shower,
     Pickpocket and Prospector...) never carry the same letters, and a badge holds at most
     two characters."""
     from companion.cards import load_deck
@@ -275,4 +275,5 @@ def test_lettered_corner_badges_tell_different_cards_apart(game: str) -> None:
             by_mark.setdefault(marks[f.id], set()).add(f.name)
     assert all(len(names) == 1 for names in by_mark.values()), by_mark
     if game == "godnum":
-        assert {marks[f.id] for f in faces if f.name in ("Chaos", "Cleanse")} == {"Ch", "Cl"}
+        # GN-3 rev. 2: Burden replaced Cleanse, so Chaos no longer needs a second letter.
+        assert {marks[f.id] for f in faces if f.name in ("Chaos", "Burden")} == {"C", "B"}

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
 import shutil
+import socket
+import subprocess
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,3 +80,40 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     services(app).broker.close()  # ends the pages' event streams
     server.shutdown()
     services(app).store.close()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster (scripts/pgcluster) on a free loopback port: its URL.
+
+    PostgreSQL missing fails the run saying how to install it (./scripts/test does).
+    """
+    root = Path(__file__).resolve().parents[2]
+    # Not under pytest's tmp folders: they are private to root and the cluster runs as the
+    # unprivileged postgres user, which must reach its folder.
+    top = Path(tempfile.mkdtemp(prefix="companion-pg-"))
+    folder = top / "cluster"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    done = subprocess.run([str(root / "scripts" / "pgcluster"), "start", str(folder),
+                           str(port)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.fail(f"could not start PostgreSQL: {done.stderr.strip()}")
+    yield done.stdout.strip()
+    subprocess.run([str(root / "scripts" / "pgcluster"), "stop", str(folder)],
+                   capture_output=True)
+    shutil.rmtree(top, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_cluster: str) -> Iterator[str]:
+    """A fresh, empty database in the session's cluster for one test."""
+    import psycopg
+
+    name = f"t_{secrets.token_hex(6)}"
+    with psycopg.connect(pg_cluster, autocommit=True) as db:
+        db.execute(f"CREATE DATABASE {name}")
+    yield pg_cluster.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(pg_cluster, autocommit=True) as db:
+        db.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

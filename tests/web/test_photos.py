@@ -84,8 +84,10 @@ def test_a_seat_plays_its_card_from_a_photo(client: FlaskClient, wuxing: dict[st
     assert r.json["version"] == 3 == version(client, wuxing)
     log = client.get(f"/api/tables/{wuxing['table']}/log",
                      headers=bearer(wuxing["host_token"])).json["log"]
-    assert log[-1]["event"] == {"type": "scan", "card": card.serial, "zone": "seat:1"}
-    assert log[-1]["who"] == "seat:1"  # identity from the token (C-7)
+    # Identity from the token (C-7): the seat's scan is logged as the seat's.
+    assert log[-1]["event"] == {"type": "scan", "card": card.serial, "zone": "seat:1",
+                                "seat": 1}
+    assert log[-1]["who"] == "seat:1"
 
 
 def test_the_same_photo_sent_twice_plays_once(client: FlaskClient, wuxing: dict[str, Any]

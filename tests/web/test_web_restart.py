@@ -95,7 +95,8 @@ def test_kill_9_and_restart_brings_every_table_back_at_the_same_version(
         r = httpx.post(f"{base}/api/tables/{tid}/actions", headers=host,
                        content=b"x" * 70_000)
         assert r.status_code == 413 and r.json()["code"] == "too_large"
-        r = httpx.post(f"{base}/api/tables/{tid}/actions", headers=host, content=b"{oops")
+        r = httpx.post(f"{base}/api/tables/{tid}/actions", content=b"{oops",
+                       headers={**host, "Content-Type": "application/json"})
         assert r.status_code == 400 and r.json()["code"] == "malformed_json"
         before = snapshots(base, t)
         assert before["host"]["version"] == 7

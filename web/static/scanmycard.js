@@ -3,13 +3,23 @@
 // http, unlike live video), shrinks the photo in the browser (long side 1,600 px, JPEG)
 // and uploads it; the server finds the card and plays it as this seat's scan.
 //
-// An ES module on its own: it reads window.COMPANION (table, token, role) and follows the
-// page's body[data-version] to know when to look at the table again.
+// An ES module on its own: it reads window.COMPANION (table, token, role), or the page's
+// address, and follows the page's body[data-version] to know when to look at the table
+// again.
 
 const LONG_SIDE = 1600;
 const QUALITY = 0.85;
 
-const cfg = window.COMPANION || {};
+// The page's config; under a CSP without inline scripts it may be missing, and the seat
+// page's own address says the same: /t/<table>/seat/<n>?token=...
+function config() {
+  if (window.COMPANION && window.COMPANION.table) return window.COMPANION;
+  const m = location.pathname.match(/^\/t\/([^/]+)\/seat\/(\d+)$/);
+  const token = new URLSearchParams(location.search).get("token");
+  return m && token ? { table: m[1], seat: Number(m[2]), token, role: "seat" } : {};
+}
+
+const cfg = config();
 
 function zoneToScan(snapshot) {
   // The first action that asks this seat for a card, and the zone the card goes to.

@@ -1,0 +1,358 @@
+"""Gem Complete (seed 004): the ``Rules`` object, set-up and the events (GC-1..GC-5).
+
+Two players, each with their own 40-card deck (GC-1): seat 1 plays ``deck-a``, seat 2
+plays ``deck-b`` (own backs; the binding is made at table creation, GN-2). The companion
+tracks per seat (GC-2): deck count, hand count, the Locus (an ordered row of face-down
+cards; a card's identity is known once revealed, or privately to its owner when scanned as
+it is set), and the face-up discard pile. Cards drawn are unknown until shown.
+
+Events (JSON objects; ``seat`` is the sender, set by the web from the seat's token, C-7;
+"target" is the seat whose cards an effect moves; a card is a serial, a QR payload or a
+face id such as ``a-ore-cart``, for which the engine picks a copy the zone can hold, C-1):
+
+- ``{"type": "first_player", "value": seat}``: chance (C-4); both players draw 5 (GC-3).
+- ``{"type": "next", "seat": s}``: the current player moves on one step: Complete
+  Declaration Step -> Recovery Step -> Draw Step (draw 1, GC-5) and Main Phase -> End Phase
+  (the opponent's turn starts at their Complete Declaration Step).
+- ``{"type": "declare", "seat": s, "positions": [6 Locus positions, 1-based]}`` (GC-4).
+- ``{"type": "reveal", "seat": s, "cards": [CARD, ...]}`` or
+  ``{"type": "scan", "card": CARD, "zone": "locus:<s>", "seat"?: s}``: the next selected
+  Locus cards revealed, in Locus order (GC-4). Six Gems win; otherwise the opponent chooses.
+- ``{"type": "choose", "seat": opponent, "cards": [CARD, CARD]}``: 2 of the 6 revealed
+  cards go to the declarer's discard pile; the other 4 go back face down, hidden from the
+  opponent again (GC-4 rev. 2).
+- ``{"type": "set", "seat": s, "card"?: CARD}``: Main Phase, at most once a turn: a card
+  from hand face down at the end of the Locus; ``card`` is the owner's private scan (GC-2).
+- ``{"type": "play", "seat": s, "card"?: CARD}`` or ``{"type": "scan", "card": CARD,
+  "zone": "seat:<s>", "seat"?: s}``: a non-Gem card from hand goes to the discard pile; the
+  effects its deck data lists are proposed, one confirming tap each (GC-3 rev. 2).
+- ``{"type": "crush", "seat": s, "target": t, "count": n, "cards"?: [CARD...]}``: the top
+  ``n`` cards of ``t``'s deck go to ``t``'s discard pile (scanned cards optional).
+- ``{"type": "discard", "seat": s, "target": t, "count": n, "from": "hand"|"deck",
+  "cards"?: [...]}``: ``t`` discards ``n`` cards from hand or from the top of the deck.
+- ``{"type": "draw", "seat": s, "target": t, "count": n}``: ``t`` draws ``n`` by an effect.
+- ``{"type": "return", "seat": s, "target": t, "cards": [CARD...], "to": "hand"|"deck"}``:
+  cards from ``t``'s discard pile to hand or shuffled into the deck.
+
+Effects come only from the current player, in the Recovery Step or the Main Phase (GC-3
+rev. 2). Every deck count that reaches 0 ends the game at once: that player loses (GC-5).
+A seat names only its own cards or cards both players see; any other card gets one and the
+same refusal (C-7). The decisions are in ``adjudicate.py``, the views and words in
+``view.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import ClassVar
+
+from companion.cards import DeckData, load_deck
+from companion.engine import (
+    Event,
+    JSONDict,
+    Rules,
+    Setup,
+    card_list,
+    card_ref,
+    event_type,
+    evolve,
+    require,
+)
+from companion.errors import BadSetup, GameOver, IllegalPlay, MalformedEvent, UnknownCard
+from companion.games.gemcomplete import adjudicate as rule
+from companion.games.gemcomplete import view as words
+from companion.games.gemcomplete.state import (
+    CHOOSE,
+    DECLARE,
+    GemState,
+    Side,
+    all_places,
+    is_gem,
+    other,
+)
+from companion.zones import parse_zone
+
+_EFFECT_FIELDS = {"seat", "target", "count", "cards"}
+
+
+class GemCompleteRules(Rules[GemState]):
+    id = "gemcomplete"
+    title = "Gem Complete"
+    min_players = 2
+    max_players = 2
+    zones = ("seat:<n>", "locus:<n>")
+    event_fields: ClassVar[Mapping[str, frozenset[str]]] = {
+        "first_player": frozenset({"value"}),
+        "next": frozenset({"seat"}),
+        "declare": frozenset({"seat", "positions"}),
+        "reveal": frozenset({"seat", "cards"}),
+        "scan": frozenset({"seat", "card", "zone"}),
+        "choose": frozenset({"seat", "cards"}),
+        "set": frozenset({"seat", "card"}),
+        "play": frozenset({"seat", "card"}),
+        "crush": frozenset(_EFFECT_FIELDS),
+        "discard": frozenset({*_EFFECT_FIELDS, "from"}),
+        "draw": frozenset({"seat", "target", "count"}),
+        "return": frozenset({"seat", "target", "cards", "to"}),
+    }
+
+    @property
+    def deck(self) -> DeckData:
+        return load_deck(self.id)
+
+    def start(self, setup: Setup) -> GemState:
+        order = list(self.deck.decks)  # seat 1: deck-a, seat 2: deck-b (GN-2 binding)
+        owner: dict[str, int] = {}
+        sides = []
+        for seat in setup.seats:
+            deck_id = order[seat - 1]
+            sets = sorted({setup.sets.get(s, 1) for s, f in setup.cards.items()
+                           if f.deck == deck_id})
+            if not sets:
+                raise BadSetup(f"seat {seat} ({setup.name(seat)!r}) needs a printed {deck_id!r}; "
+                               "the print runs hold none", rule="GC-1")
+            serials = [s for s, f in setup.cards.items()
+                       if f.deck == deck_id and setup.sets.get(s, 1) == sets[0]]
+            for s in serials:
+                owner[s] = seat
+            sides.append(Side(deck_id, frozenset(serials), len(serials)))
+        out = frozenset(s for s in setup.cards if s not in owner)
+        return GemState(tuple(setup.players), dict(setup.cards), owner, tuple(sides), out=out)
+
+    # ----------------------------------------------------------------- apply
+
+    def chance(self, state: GemState, rng: random.Random) -> Event | None:
+        if state.turn is None and not state.finished:
+            return {"type": "first_player", "value": rng.randint(1, 2)}
+        return None
+
+    def apply(self, state: GemState, event: Event) -> GemState:
+        kind = event_type(event)
+        if state.finished:
+            raise GameOver(f"the game is over; {kind!r} refused", rule="GC-5")
+        if kind == "first_player":
+            return rule.first_player(state, require(event, "value", int))
+        if kind not in self.event_fields:
+            raise MalformedEvent(f"Gem Complete has no event type {kind!r}")
+        if state.turn is None:
+            raise IllegalPlay(f"{kind!r} refused: the starting player is not drawn yet",
+                              rule="GC-3")
+        new = self._scan(state, event) if kind == "scan" else self._act(state, kind, event)
+        return evolve(new, adjudicated=new.adjudicated + 1)
+
+    def _sender(self, event: Event, key: str = "seat") -> int:
+        seat = require(event, key, int)
+        if seat not in (1, 2):
+            raise MalformedEvent(f"there is no seat {seat!r} at this table")
+        return int(seat)
+
+    def _scan(self, state: GemState, event: Event) -> GemState:
+        z = parse_zone(require(event, "zone", str), 2)
+        typed = require(event, "card", str)
+        by = self._sender(event) if "seat" in event else None
+        if z.kind not in ("seat", "locus") or z.seat is None:
+            raise MalformedEvent(f"zone {str(z)!r} is not one of {list(self.zones)}")
+        if by is not None and by != z.seat:
+            # C-7: a seat shows cards only in its own zones; checked before the card.
+            raise rule.not_yours(state, by, typed)
+        seat = z.seat
+        # Who acts and when first (GC-3), then which card: the answer to a seat that may not
+        # act never depends on the card named.
+        if z.kind == "seat":
+            rule.check_current(state, seat, "play a card", ("recovery", "main"))
+            return rule.play_card(state, seat, self._card(state, typed, seat, by))
+        if state.step == "reveal":
+            rule.check_current(state, seat, "reveal Locus cards", ("reveal",))
+            return rule.reveal(state, seat, [self._reveal_card(state, seat, typed)], seat)
+        rule.check_current(state, seat, "set a card", ("main",))
+        return rule.set_card(state, seat, self._card(state, typed, seat, by))
+
+    def _act(self, state: GemState, kind: str, event: Event) -> GemState:
+        seat = self._sender(event)
+        if kind == "next":
+            return rule.next_step(state, seat)
+        if kind == "declare":
+            return rule.declare(state, seat, require(event, "positions", list))
+        if kind == "reveal":
+            if seat == state.turn and state.step == "reveal":
+                typed = self._typed(event)
+                return rule.reveal(state, seat, [self._reveal_card(state, seat, t, i)
+                                                 for i, t in enumerate(typed)], seat)
+            return rule.reveal(state, seat, [], seat)
+        if kind == "choose":
+            return rule.choose(state, seat, [self._pick(state, t, state.revealed)
+                                             for t in self._typed(event)])
+        if kind in ("set", "play"):
+            if seat != state.turn:
+                rule.check_current(state, seat, f"{kind} a card", ("main",))
+            text = event.get("card")
+            card = None
+            if text is not None and not (isinstance(text, str) and not text.strip()):
+                if not isinstance(text, str):
+                    raise MalformedEvent(f"event field 'card' must be a serial, got {text!r}")
+                card = self._card(state, text, seat, seat)
+            if kind == "set":
+                return rule.set_card(state, seat, card)
+            return rule.play_card(state, seat, card)
+        return self._effect(state, seat, kind, event)
+
+    def _effect(self, state: GemState, seat: int, kind: str, event: Event) -> GemState:
+        # Who acts and when is checked before anything about the cards named (C-7).
+        if state.step in ("reveal", "choose"):
+            raise IllegalPlay(f"{kind!r} refused: finish the Complete Declaration first",
+                              rule="GC-4")
+        rule.check_current(state, seat, f"enter a {kind!r} effect", ("recovery", "main"))
+        target = self._sender(event, "target")
+        if kind == "return":
+            to = event.get("to", "hand")
+            if to not in ("hand", "deck"):
+                raise MalformedEvent(f"'to' must be 'hand' or 'deck', got {to!r}")
+            side = state.side(target)
+            cards = [self._pick(state, t, [*side.discard, *sorted(side.unseen)], seat)
+                     for t in self._typed(event)]
+            return rule.effect(state, seat, kind, target, 0, cards, "deck", str(to))
+        count = require(event, "count", int)
+        if not 1 <= count <= 40:
+            raise MalformedEvent(f"count {count!r} must be 1-40")
+        source = event.get("from", "deck") if kind == "discard" else "deck"
+        if source not in ("hand", "deck"):
+            raise MalformedEvent(f"'from' must be 'hand' or 'deck', got {source!r}")
+        typed = self._typed(event, required=False) if kind != "draw" else []
+        if len(typed) > count or len(set(typed)) != len(typed):
+            raise MalformedEvent(f"{typed!r}: at most {count} different cards")
+        cards = [self._pick(state, t, sorted(state.side(target).unseen), seat) for t in typed]
+        if len(set(cards)) != len(cards):
+            raise MalformedEvent(f"{typed!r}: at most {count} different cards")
+        return rule.effect(state, seat, kind, target, count, cards, str(source), "")
+
+    # ----------------------------------------------------------------- naming cards
+
+    def _typed(self, event: Event, required: bool = True) -> list[str]:
+        if not required and "cards" not in event:
+            return []
+        cards = card_list({}, require(event, "cards", (list, str)), "cards")
+        if not all(isinstance(c, str) for c in cards):
+            raise MalformedEvent(f"'cards' must be a list of serials, got {cards!r}")
+        return [str(c) for c in cards]
+
+    def _pick(self, state: GemState, typed: str, prefer: Iterable[str],
+              actor: int | None = None) -> str:
+        """The serial ``typed`` names (a serial, a QR payload, a face id: then the first
+        copy among ``prefer``, C-1); raises ``UnknownCard`` for a card never printed."""
+        ref = card_ref(state.cards, typed)
+        if ref in state.cards:
+            return str(ref)
+        face = str(ref).strip().lower()
+        copies = [s for s, f in state.cards.items() if f.id == face]
+        if not copies:
+            raise UnknownCard(f"card {typed!r} was never printed for this table", rule="C-1")
+        for s in prefer:
+            if s in copies:
+                return s
+        if actor is not None and state.owner.get(copies[0]) != actor:
+            raise rule.not_yours(state, actor, typed)
+        return sorted(copies)[0]
+
+    def _card(self, state: GemState, typed: str, seat: int, actor: int | None) -> str:
+        """A card of ``seat``'s hand (a face id picks an unseen copy)."""
+        return self._pick(state, typed, sorted(state.side(seat).unseen), actor)
+
+    def _reveal_card(self, state: GemState, seat: int, typed: str, offset: int = 0) -> str:
+        """A card revealed at the next selected Locus position (a face id: the card known
+        to lie there, else an unseen copy)."""
+        at = len(state.revealed) + offset
+        known: list[str] = []
+        if at < len(state.declaration):
+            slot = state.side(seat).locus[state.declaration[at] - 1].serial
+            known = [slot] if slot else []
+        return self._pick(state, typed, [*known, *sorted(state.side(seat).unseen)], seat)
+
+    # ----------------------------------------------------------------- views (view.py)
+
+    def _viewer(self, seat: int | None, referee: bool) -> None:
+        """Raises ``MalformedEvent`` for a viewer that is not at this table (``0``, the
+        referee, only where ``referee`` allows it)."""
+        if seat is None or (isinstance(seat, int) and not isinstance(seat, bool)
+                            and (seat in (1, 2) or (referee and seat == 0))):
+            return
+        raise MalformedEvent(f"there is no seat {seat!r} at this table")
+
+    def view(self, state: GemState, seat: int | None) -> JSONDict:
+        self._viewer(seat, referee=False)
+        return words.view(self.id, self.deck, state, seat)
+
+    def referee_view(self, state: GemState) -> JSONDict:
+        v = words.view(self.id, self.deck, state, 0)
+        v["places"] = all_places(state)
+        return v
+
+    def actions(self, state: GemState, seat: int | None) -> list[JSONDict]:
+        return words.actions(state, seat)
+
+    def last_play(self, state: GemState, seat: int | None) -> JSONDict | None:
+        self._viewer(seat, referee=True)
+        return words.last_play(state, seat)
+
+    def places(self, state: GemState) -> Mapping[str, str]:
+        return all_places(state)
+
+    def stats(self, state: GemState) -> dict[str, float]:
+        return {
+            # Every accepted player event is checked against GC-2..GC-5 and ruled on.
+            "adjudications": float(state.adjudicated),
+            "declarations": float(state.declarations),
+            "gem_completes": float(state.gem_completes),
+            "deck_outs": float(state.deck_outs),
+            "crushed": float(state.crushed),
+            "turns": float(state.turn_number),
+        }
+
+    # ----------------------------------------------------------------- random play
+
+    def random_play(self, state: GemState, rng: random.Random) -> Event | None:
+        """A random legal event. Hands are unknown, so one is sampled from the unseen cards."""
+        if state.finished or state.turn is None:
+            return None
+        cur = state.turn
+        side = state.side(cur)
+        if state.step == "choose":
+            return {"type": "choose", "seat": other(cur),
+                    "cards": rng.sample(list(state.revealed), CHOOSE)}
+        if state.step == "reveal":
+            pos = state.declaration[len(state.revealed)]
+            known = side.locus[pos - 1].serial
+            if known is None:
+                known = rng.choice(sorted(side.unseen))
+            return {"type": "reveal", "seat": cur, "cards": [known]}
+        if state.step == "declaration":
+            gems = [i for i, ls in enumerate(side.locus, 1)
+                    if ls.serial is not None and is_gem(state.cards[ls.serial])]
+            if len(gems) >= DECLARE and rng.random() < 0.8:
+                return {"type": "declare", "seat": cur, "positions": gems[:DECLARE]}
+            if len(side.locus) >= DECLARE and rng.random() < 0.1:
+                return {"type": "declare", "seat": cur,
+                        "positions": rng.sample(range(1, len(side.locus) + 1), DECLARE)}
+            return {"type": "next", "seat": cur}
+        proposed = rule.proposal(state)
+        if proposed is not None and rng.random() < 0.8:
+            return proposed
+        if state.step == "recovery":
+            return {"type": "next", "seat": cur}
+        pool = sorted(side.unseen)
+        hand = rng.sample(pool, min(side.hand_count, len(pool)))
+        if not state.set_this_turn and hand:
+            in_hand = [c for c in hand if is_gem(state.cards[c])]
+            pick = rng.choice(in_hand) if in_hand and rng.random() < 0.8 else rng.choice(hand)
+            return {"type": "set", "seat": cur, "card": pick}
+        others = [c for c in hand if not is_gem(state.cards[c])]
+        r = rng.random()
+        if others and r < 0.3:
+            return {"type": "play", "seat": cur, "card": rng.choice(others)}
+        if r < 0.45:
+            return {"type": "crush", "seat": cur, "target": other(cur),
+                    "count": rng.randint(1, 3)}
+        return {"type": "next", "seat": cur}
+
+
+RULES = GemCompleteRules()

@@ -1,0 +1,128 @@
+"""Gem Complete: the table's state (GC-2) and the facts every other file reads.
+
+Places (C-1): ``unknown:<n>`` (a seat's deck, hand, or an unidentified Locus card or
+discard: not yet seen), ``locus:<n>``, ``discard:<n>``, ``out``. Movements in a play also
+name ``deck:<n>`` and ``hand:<n>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.cards import CardFace
+from companion.engine import Play, evolve
+
+OPENING_HAND = 5  # GC-3
+DECLARE = 6  # GC-4
+CHOOSE = 2  # GC-4
+EFFECTS = ("crush", "discard", "draw", "return")
+STEP_NAMES = {
+    "declaration": "Complete Declaration Step",
+    "reveal": "Complete Declaration: revealing",
+    "choose": "Complete Declaration: the opponent chooses",
+    "recovery": "Recovery Step",
+    "main": "Main Phase",
+}
+
+
+@dataclass(frozen=True)
+class LocusCard:
+    """One face-down Locus card: its serial once known (to its owner and the referee), and
+    whether both players see it now (revealed at a Complete Declaration, GC-4)."""
+
+    serial: str | None = None
+    public: bool = False
+
+
+@dataclass(frozen=True)
+class Side:
+    """One player's zones (GC-2)."""
+
+    deck_id: str
+    unseen: frozenset[str]  # own serials not yet seen (deck, hand, unknown Locus/discards)
+    deck_count: int
+    hand_count: int = 0
+    locus: tuple[LocusCard, ...] = ()
+    discard: tuple[str, ...] = ()  # face up, identified, oldest first
+    discard_unknown: int = 0  # put on the discard pile without a scan
+
+
+@dataclass(frozen=True)
+class GemState:
+    players: tuple[str, ...]
+    cards: Mapping[str, CardFace]
+    owner: Mapping[str, int]
+    sides: tuple[Side, ...]
+    turn: int | None = None
+    step: str = "declaration"
+    set_this_turn: bool = False
+    declaration: tuple[int, ...] = ()  # selected Locus positions (1-based), in Locus order
+    revealed: tuple[str, ...] = ()
+    out: frozenset[str] = frozenset()
+    turn_number: int = 0
+    ruling: str = "Waiting for the companion to draw the starting player (GC-3)."
+    finished: bool = False
+    winners: tuple[int, ...] = ()
+    adjudicated: int = 0
+    declarations: int = 0
+    gem_completes: int = 0
+    deck_outs: int = 0
+    crushed: int = 0
+    # GC-3 rev. 2: the effects the card just played proposes (from the deck data), in order,
+    # each {"type", "target": seat, "count", "from"?, "to"?, "kind"?}; and that card.
+    pending: tuple[Mapping[str, Any], ...] = ()
+    pending_card: str | None = None
+    last_play: Play | None = None
+
+    def side(self, seat: int) -> Side:
+        return self.sides[seat - 1]
+
+    def name(self, seat: int) -> str:
+        return self.players[seat - 1]
+
+
+def other(seat: int) -> int:
+    return 3 - seat
+
+
+def is_gem(face: CardFace) -> bool:
+    return face.kind == "gem"
+
+
+def with_side(state: GemState, seat: int, side: Side) -> GemState:
+    sides = list(state.sides)
+    sides[seat - 1] = side
+    return evolve(state, sides=tuple(sides))
+
+
+def is_public(state: GemState, card: str) -> bool:
+    """Whether both players see ``card`` where it is now (a discard pile, a Locus card
+    revealed at the Complete Declaration under way, or out of the game)."""
+    for side in state.sides:
+        if card in side.discard:
+            return True
+        if any(ls.serial == card and ls.public for ls in side.locus):
+            return True
+    return card in state.out
+
+
+def known_to(state: GemState, card: str, viewer: int | None) -> bool:
+    """Whether ``viewer`` (``0`` the referee, ``None`` the big screen, ``n`` a seat) may know
+    where ``card`` is: its owner and the referee always, anyone once it is public (GC-2)."""
+    return viewer == 0 or (viewer is not None and state.owner.get(card) == viewer) \
+        or is_public(state, card)
+
+
+def all_places(state: GemState) -> dict[str, str]:
+    where: dict[str, str] = dict.fromkeys(state.out, "out")
+    for seat, side in enumerate(state.sides, 1):
+        for s in side.unseen:
+            where[s] = f"unknown:{seat}"
+        for ls in side.locus:
+            if ls.serial is not None:
+                where[ls.serial] = f"locus:{seat}"
+        for s in side.discard:
+            where[s] = f"discard:{seat}"
+    return where

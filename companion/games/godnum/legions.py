@@ -1,0 +1,210 @@
+"""Legions (GN-2 rev. 2) and who holds which card (C-1, C-7).
+
+A seat is bound to the printed legion of the first card it shows, unless the lobby fixed
+its legion (option ``legions``). A seat shows only cards it may hold: those of its own
+legion not seen yet or, before it is bound, those of a printed legion no seat holds. Every
+other card is refused with one message shape that names the card as it was typed and
+never where it really is, so that nobody learns anything about another hand (C-7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from companion.cards import CardFace, DeckData
+from companion.engine import Setup, evolve
+from companion.errors import BadSetup, CardNotAvailable, UnknownCard
+from companion.games.godnum.state import (
+    HAND_SIZE,
+    LEGION_SIZE,
+    GodNumState,
+    Legion,
+    PrintedLegion,
+    set_legion,
+)
+
+
+def printed_legions(setup: Setup, deck: DeckData) -> list[PrintedLegion]:
+    """Every printed legion deck of the table's print runs, in deck-file order."""
+    by_set: dict[tuple[str, int], set[str]] = {}
+    for serial, face in setup.cards.items():
+        by_set.setdefault((face.deck, setup.sets.get(serial, 1)), set()).add(serial)
+    order = list(deck.decks)
+    return [PrintedLegion(d, p, frozenset(s))
+            for (d, p), s in sorted(by_set.items(), key=lambda kv: (order.index(kv[0][0]),
+                                                                    kv[0][1]))]
+
+
+def legion_named(text: str, deck: DeckData) -> str:
+    """The deck id a lobby wrote (``metal-water``, ``mw``, ``Metal-Water Legion``...);
+    raises ``BadSetup`` naming it and the legions."""
+    t = text.strip().casefold().removesuffix(" legion").replace(" ", "-")
+    for deck_id, info in deck.decks.items():
+        names = {deck_id, deck_id.removeprefix("legion-"), str(info.attrs.get("short", "")),
+                 info.name.casefold().removesuffix(" legion").replace(" ", "-")}
+        if t in names:
+            return deck_id
+    raise BadSetup(f"there is no legion {text!r}; the legions are "
+                   f"{', '.join(d.removeprefix('legion-') for d in deck.decks)}", rule="GN-2")
+
+
+def fixed_legions(text: str, deck: DeckData, players: int) -> list[str | None]:
+    """The option ``legions`` read per seat: a deck id, or ``None`` (bound by the first
+    card shown). Empty text: every seat chooses by its first card. Raises ``BadSetup``."""
+    if not text.strip():
+        return [None] * players
+    items = [x.strip() for x in text.split(",")]
+    if len(items) > players:
+        raise BadSetup(f"option 'legions' names {len(items)} legions for {players} players: "
+                       f"{text!r}", rule="GN-2")
+    out: list[str | None] = [None if x in ("", "-", "any") else legion_named(x, deck)
+                             for x in items]
+    return out + [None] * (players - len(out))
+
+
+def first_hands(setup: Setup, deck: DeckData, fixed: Sequence[str | None]
+                ) -> tuple[tuple[Legion, ...], tuple[PrintedLegion, ...], dict[str, int]]:
+    """The seats' legions before the first draw, the printed legions left free and the
+    owner of each bound serial; raises ``BadSetup`` when the runs lack a fixed legion."""
+    free = printed_legions(setup, deck)
+    legions: list[Legion] = []
+    owner: dict[str, int] = {}
+    for seat, want in enumerate(fixed, 1):
+        if want is None:
+            legions.append(Legion(None, frozenset(), LEGION_SIZE, 0))
+            continue
+        chosen = next((p for p in free if p.deck == want), None)
+        if chosen is None:
+            raise BadSetup(f"seat {seat} ({setup.name(seat)!r}) is fixed to the "
+                           f"{deck.decks[want].name}, and the print runs hold no free printed "
+                           "set of it", rule="GN-2")
+        free.remove(chosen)
+        owner.update(dict.fromkeys(chosen.serials, seat))
+        legions.append(Legion(chosen.deck, chosen.serials, len(chosen.serials), 0,
+                              printed=chosen.printed))
+    bound = sum(1 for lg in legions if lg.bound)
+    if len(legions) - bound > len(free):
+        raise BadSetup(f"{len(setup.players)} players need a printed legion each; the print "
+                       f"runs hold {len(free) + bound}", rule="GN-2")
+    return tuple(legions), tuple(free), owner
+
+
+def free_set_of(state: GodNumState, serial: str) -> PrintedLegion | None:
+    return next((p for p in state.free if serial in p.serials), None)
+
+
+def holds(state: GodNumState, seat: int, serial: str) -> bool:
+    """Whether ``seat`` may hold ``serial`` now: its own legion's card not seen yet, or,
+    before it is bound, a card of a printed legion no seat holds (GN-2 rev. 2, C-1)."""
+    lg = state.legion(seat)
+    if lg.bound:
+        return serial in lg.unseen
+    return free_set_of(state, serial) is not None
+
+
+def bind(state: GodNumState, seat: int, serial: str) -> GodNumState:
+    """``seat`` bound to the printed legion of ``serial`` (GN-2 rev. 2); once every seat is
+    bound, the printed legions nobody plays leave the game. Unchanged if already bound."""
+    lg = state.legion(seat)
+    chosen = free_set_of(state, serial)
+    if lg.bound or chosen is None:
+        return state
+    owner = dict(state.owner)
+    owner.update(dict.fromkeys(chosen.serials, seat))
+    state = set_legion(state, seat, evolve(lg, deck=chosen.deck, printed=chosen.printed,
+                                           unseen=chosen.serials))
+    free = tuple(p for p in state.free if p is not chosen)
+    out = state.out
+    if all(x.bound for x in state.legions):
+        out = out | frozenset().union(*(p.serials for p in free))
+        free = ()
+    return evolve(state, owner=owner, free=free, out=out)
+
+
+def not_held(state: GodNumState, seat: int, typed: object) -> CardNotAvailable:
+    """The one refusal for a card ``seat`` does not hold (C-1, C-7): the card as typed, the
+    same words wherever the card really is."""
+    return CardNotAvailable(f"{state.name(seat)} does not hold {str(typed)[:40]!r}: show a "
+                            "card from your own hand", rule="C-1")
+
+
+def own_card_gone(state: GodNumState, seat: int, serial: str, typed: object) -> CardNotAvailable:
+    """A seat's own card that everybody saw leave its hand: where it went is public."""
+    face = state.cards[serial]
+    where = "already played: it is on the pot" if serial in state.pile else "out of the game"
+    return CardNotAvailable(f"{face.name} ({str(typed)[:40]!r}) of {state.name(seat)}'s legion "
+                            f"is not in hand or deck ({where})", rule="C-1")
+
+
+def face_of(state: GodNumState, deck: DeckData, card: str) -> CardFace:
+    """The face of a serial or face id; raises ``UnknownCard`` (never printed here)."""
+    if card in state.cards:
+        return state.cards[card]
+    try:
+        return deck.face(card)
+    except UnknownCard:
+        raise UnknownCard(f"card {card[:40]!r} was never printed for this table",
+                          rule="C-1") from None
+
+
+def resolve(state: GodNumState, deck: DeckData, seat: int, card: str,
+            taken: Iterable[str] = ()) -> str:
+    """The serial ``seat`` means by ``card``: a serial as is, or for a face id a copy of it
+    that ``seat`` may hold and that is not in ``taken`` (C-1; number cards exist once per
+    legion). Raises ``UnknownCard`` or the one not-held refusal."""
+    if card in state.cards:
+        return card
+    face = face_of(state, deck, card)
+    skip = set(taken)
+    lg = state.legion(seat)
+    if lg.bound:
+        pool: Iterable[str] = sorted(lg.unseen)
+    else:
+        pool = [s for p in state.free if p.deck == face.deck for s in sorted(p.serials)]
+    for serial in pool:
+        if serial not in skip and state.cards[serial].id == face.id:
+            return serial
+    if lg.bound and face.deck == lg.deck:
+        mine = sorted(s for s, f in state.cards.items()
+                      if f.id == face.id and state.owner.get(s) == seat and s not in lg.unseen)
+        if mine:
+            raise own_card_gone(state, seat, mine[-1], card)
+    raise not_held(state, seat, card)
+
+
+def available(state: GodNumState, seat: int, serial: str, typed: object,
+              override: bool) -> CardFace:
+    """The face of ``serial`` if ``seat`` may show it (C-1, C-7, GN-2); with ``override``
+    the referee vouches for it. Raises ``UnknownCard`` or ``CardNotAvailable``."""
+    if serial not in state.cards:
+        raise UnknownCard(f"card {str(typed)[:40]!r} was never printed for this table",
+                          rule="C-1")
+    if override or holds(state, seat, serial):
+        return state.cards[serial]
+    if state.owner.get(serial) == seat:
+        raise own_card_gone(state, seat, serial, typed)
+    raise not_held(state, seat, typed)
+
+
+def hand_faces(state: GodNumState, deck: DeckData, seat: int) -> list[tuple[CardFace, int]]:
+    """The faces ``seat`` may hold now with how many copies, in deck-file order: its own
+    legion's unseen cards, or before binding every free printed legion's (GN-2 rev. 2)."""
+    lg = state.legion(seat)
+    pools: Mapping[str, frozenset[str]]
+    if lg.bound:
+        pools = {str(lg.deck): lg.unseen}
+    else:
+        pools = {}
+        for p in state.free:  # one printed set per legion is enough to name its faces
+            pools.setdefault(p.deck, p.serials)
+    counts: dict[str, int] = {}
+    for serials in pools.values():
+        for s in serials:
+            counts[state.cards[s].id] = counts.get(state.cards[s].id, 0) + 1
+    return [(f, counts[f.id]) for f in deck.faces if f.id in counts]
+
+
+def opening_counts(legions: Sequence[Legion]) -> tuple[Legion, ...]:
+    """Every seat shuffles its legion deck and draws ``HAND_SIZE`` (GN-4)."""
+    return tuple(evolve(lg, deck_count=lg.deck_count - HAND_SIZE, hand_count=HAND_SIZE)
+                 for lg in legions)

@@ -1,0 +1,245 @@
+"""How a WuXing game moves on (WX-3..WX-6, WX-10, WX-11): the Universe card and its Dragon
+and Star rounds, the next challenge, the end, and the sudden death that breaks a tie.
+
+Each function works on a ``Work`` copy of the state for one event and returns the ``Play``
+of what it did; the adjudications themselves are in ``adjudicate``.
+"""
+
+from __future__ import annotations
+
+from companion.engine import POT, VOID, Movement, Play
+from companion.games.wuxing import adjudicate, rulings
+from companion.games.wuxing.state import (
+    DRAGON,
+    DRAW,
+    DUEL,
+    FEED,
+    OVER,
+    PURGE,
+    REVEAL,
+    STAR,
+    UNIVERSE,
+    Work,
+    table_of,
+)
+from companion.words import count
+
+
+def lay_universe(w: Work, serial: str, seat: int | None) -> Play:
+    """WX-4: the Universe card on the pot; WX-5 a Dragon, WX-6 a Star start their round."""
+    t = w.t
+    k = t.kind[serial]
+    if k == DRAGON:
+        play = adjudicate.universe_dragon(serial)
+        w.move(play.movements)
+        w.dragons += 1
+        w.phase = FEED
+        w.awaiting = tuple(w.active())
+        w.notes.append(f"Universe Dragon: it goes to the Void, and everyone still in "
+                       f"({', '.join(t.name(s) for s in w.awaiting)}) puts their top card "
+                       "face up into the pot (WX-5).")
+        return play
+    if k == STAR:
+        swept = w.pot
+        play = adjudicate.universe_star(serial, swept)
+        w.move(play.movements)
+        w.stars += 1
+        w.phase = PURGE
+        w.awaiting = tuple(w.active())
+        w.notes.append(rulings.universe_star(t, play, swept, list(w.awaiting)))
+        return play
+    play = Play("universe", "universe", "WX-4", seat, (Movement(UNIVERSE, POT, serial),))
+    w.move(play.movements)
+    w.universe_card = serial
+    w.phase = REVEAL
+    w.awaiting = w.challenge
+    a, b = w.challenge
+    w.notes.append(f"The Universe card is {t.label[serial]}: {t.name(a)} and {t.name(b)}, "
+                   "reveal your top cards (WX-4).")
+    return play
+
+
+def contribute(w: Work, seat: int, serial: str) -> Play:
+    """WX-5/WX-6: a seat's top card (already on its table place) into the pot or Void."""
+    t = w.t
+    to_pot = w.phase == FEED
+    w.move((Movement(table_of(seat), POT if to_pot else VOID, serial),))
+    w.awaiting = tuple(s for s in w.awaiting if s != seat)
+    where = "into the pot (WX-5)" if to_pot else "into the Void (WX-6)"
+    w.notes.append(f"{t.name(seat)} put {rulings.a(t.label[serial])} {where}.")
+    play = Play("feed", "pot" if to_pot else "void", "WX-5" if to_pot else "WX-6", seat,
+                (Movement(t.deck_place[seat], POT if to_pot else VOID, serial),))
+    if w.awaiting:
+        w.notes.append(f"Waiting for {t.names_of(w.awaiting)}.")
+        return play
+    gone = w.check_out()
+    next_round(w, new=False, gone=gone)
+    return play
+
+
+def reveal(w: Work, seat: int, serial: str) -> Play:
+    """WX-7: a challenger's card; the second one is adjudicated with the first."""
+    t = w.t
+    w.revealed = (*w.revealed, (seat, serial))
+    w.awaiting = tuple(s for s in w.awaiting if s != seat)
+    shown = Movement(t.deck_place[seat], table_of(seat), serial)
+    if w.awaiting:
+        w.notes.append(f"{t.name(seat)} reveals {rulings.a(t.label[serial])}; waiting for "
+                       f"{t.name(w.awaiting[0])}.")
+        return Play("reveal", "reveal", "WX-7", seat, (shown,))
+    a, b = w.challenge
+    u = w.universe_card or ""  # always set: a reveal phase has its Universe card (WX-4)
+    cards = dict(w.revealed)
+    play = adjudicate.challenge(t, a, cards[a], b, cards[b], u, w.pot)
+    w.move(play.movements)
+    text = rulings.challenge(t, play)
+    w.revealed = ()
+    w.universe_card = None
+    w.adjudications += 1
+    w.last_adjudication = text
+    w.notes.insert(0, text)
+    gone = w.check_out()
+    next_round(w, new=True, gone=gone)
+    return Play(play.kind, play.outcome, play.rule, seat, (shown, *play.movements),
+                play.facts)
+
+
+def next_round(w: Work, *, new: bool, gone: list[int]) -> None:
+    """After a challenge (``new``) or a Dragon/Star round: the next Universe card, the end
+    (WX-10), or the tie-breaker (WX-11)."""
+    if new:
+        w.turn = w.challenge[1]
+    active = w.active()
+    if not active:
+        # WX-11 (a): the last players drew on their last cards; nobody holds any.
+        w.notes.append(f"{w.t.names_of(gone)} ran out of cards at the same moment: sudden "
+                       "death from the Universe deck (WX-11).")
+        start_tiebreak(w, tuple(gone))
+        return
+    if len(active) == 1:
+        finish(w, (active[0],), "holds every card still in the players' hands", "WX-10")
+        return
+    if w.universe_left == 0:
+        if w.t.end == "recycle" and w.void > 0:
+            recycle(w)
+        else:
+            count_cards(w)
+            return
+    setup_challenge(w, new=new)
+
+
+def recycle(w: Work) -> None:
+    """WX-10 (b): the Void is turned over, not shuffled: the new face-down Universe deck."""
+    cards = [c for c, p in w.places.items() if p == VOID]
+    w.move(tuple(Movement(VOID, UNIVERSE, c) for c in cards))
+    w.recycles += 1
+    w.notes.append(f"The Universe deck is empty: turn the Void over, without shuffling it; "
+                   f"its {count(len(cards), 'card')} are the new face-down Universe deck "
+                   "(WX-10b).")
+    w.plays.append(Play("recycle", "recycle", "WX-10", None,
+                        (Movement(VOID, UNIVERSE, None, len(cards)),),
+                        {"cards": len(cards)}))
+
+
+def setup_challenge(w: Work, *, new: bool) -> None:
+    """WX-3: the next pair, the first challenger lays the Universe card (WX-4)."""
+    t = w.t
+    a = w.turn if w.turn not in w.out else w.next_active(w.turn)
+    b = w.next_active(a)
+    w.turn = a
+    w.challenge = (a, b)
+    w.phase = DRAW
+    w.awaiting = ()
+    w.revealed = ()
+    if new:
+        w.challenges += 1
+    w.notes.append(f"Next: {t.name(a)} v {t.name(b)}; {t.name(a)}, lay the top Universe "
+                   "card on the pot.")
+
+
+def count_cards(w: Work) -> None:
+    """WX-10 (a): most cards in deck wins; a tie goes to the sudden death (WX-11 b)."""
+    t = w.t
+    best = max(w.decks)
+    tied = tuple(s for s in t.seats if w.decks[s - 1] == best)
+    counts = ", ".join(f"{t.name(s)} {w.decks[s - 1]}" for s in t.seats if s not in w.out)
+    why = "the Void is empty too" if t.end == "recycle" else "count the cards"
+    w.notes.append(f"The Universe deck is empty ({why}): {counts} (WX-10).")
+    if len(tied) == 1:
+        finish(w, tied, f"the most cards: {best}", "WX-10")
+        return
+    w.notes.append(f"{t.names_of(tied)} are tied with {count(best, 'card')}: sudden death "
+                   "from the Universe deck (WX-11).")
+    start_tiebreak(w, tied)
+
+
+def start_tiebreak(w: Work, tied: tuple[int, ...]) -> None:
+    """WX-11: the tied players take Universe cards in turn order, starting with the one
+    whose turn would come next (WX-3)."""
+    n = len(w.t.names)
+    w.duel = tuple(sorted(tied, key=lambda s: (s - w.turn) % n))
+    w.duel_cards = ()
+    w.revealed = ()
+    w.universe_card = None
+    w.challenge = ()
+    w.phase = DUEL
+    w.tiebreaks += 1
+    await_taker(w)
+
+
+def await_taker(w: Work) -> None:
+    """WX-11: the next tied player to take a card this round, once a card can be taken:
+    an empty Universe deck is refilled by turning the Void over (WX-10b); with no card
+    left anywhere the tied players share the win."""
+    taken = {s for s, _ in w.duel_cards}
+    nxt = next(s for s in w.duel if s not in taken)
+    if w.universe_left == 0:
+        if w.void == 0:
+            finish(w, w.duel, "no card is left to take", "WX-11")
+            return
+        recycle(w)
+    w.awaiting = (nxt,)
+    w.notes.append(f"Sudden death: {w.t.name(nxt)}, take the top Universe card and show it "
+                   "(WX-11).")
+
+
+def take(w: Work, seat: int, serial: str) -> Play:
+    """WX-11: a tied player shows the Universe card they took (already on their table
+    place); when every tied player has one, the round is compared."""
+    t = w.t
+    w.duel_cards = (*w.duel_cards, (seat, serial))
+    w.revealed = w.duel_cards
+    shown = Movement(UNIVERSE, table_of(seat), serial)
+    if len(w.duel_cards) < len(w.duel):
+        w.notes.append(f"{t.name(seat)} took {rulings.a(t.label[serial])}.")
+        await_taker(w)
+        return Play("take", "reveal", "WX-11", seat, (shown,))
+    play = adjudicate.tiebreak_round(t, w.duel_cards)
+    w.move(play.movements)
+    text = rulings.tiebreak_round(t, play)
+    w.adjudications += 1
+    w.last_adjudication = text
+    w.notes.append(text)
+    w.duel_cards = ()
+    w.revealed = ()
+    left = tuple(s for s in w.duel if s in play.facts["left"])
+    w.duel = left
+    if len(left) == 1:
+        finish(w, left, "won the sudden death", "WX-11")
+    else:
+        await_taker(w)
+    return Play(play.kind, play.outcome, play.rule, seat, (shown, *play.movements),
+                play.facts)
+
+
+def finish(w: Work, winners: tuple[int, ...], why: str, rule: str) -> None:
+    t = w.t
+    w.phase = OVER
+    w.finished = True
+    w.winners = tuple(sorted(winners))
+    w.challenge = ()
+    w.awaiting = ()
+    names = t.names_of(w.winners)
+    verb = "wins" if len(w.winners) == 1 else "share the win"
+    w.notes.append(f"Game over: {names} {verb} ({why}, {rule}).")
+

@@ -1,0 +1,249 @@
+"""The WuXing table as data: places, phases, the frozen state and its one-event work copy.
+
+Places (C-1): ``unknown`` (dealt or set aside, not seen since: the companion knows only how
+many of them each seat holds), ``deck:<n>`` (known to be in seat n's deck), ``universe``,
+``pot``, ``table:<n>`` (shown by seat n, not adjudicated yet), ``void``, ``out`` (printed
+sets the table does not play with).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.cards import CardFace
+from companion.engine import POT, UNKNOWN, VOID, Movement, Play
+from companion.errors import BadSetup
+from companion.words import names as listing
+
+UNIVERSE = "universe"
+ELEMENT, DRAGON, STAR = "element", "dragon", "star"
+
+# Phases: what the table waits for.
+START = "start"  # who starts (WX-12)
+DRAW = "universe"  # the Universe card (WX-4)
+FEED = "dragon"  # contributions to the pot after a Universe Dragon (WX-5)
+PURGE = "star"  # contributions to the Void after a Universe Star (WX-6)
+REVEAL = "reveal"  # the two challengers' cards (WX-7)
+DUEL = "tiebreak"  # sudden death from the Universe deck (WX-11)
+OVER = "over"
+
+
+def table_of(seat: int) -> str:
+    """Place of a card seat ``seat`` has shown that is not adjudicated yet."""
+    return f"table:{seat}"
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """What never changes during a match: names, faces, element relations, options."""
+
+    names: tuple[str, ...]
+    faces: Mapping[str, CardFace]
+    kind: Mapping[str, str]  # serial -> element | dragon | star
+    element: Mapping[str, str]  # serial -> element ("" for power cards)
+    label: Mapping[str, str]  # serial -> what players call it: "Wood", "Infinite Dragon"
+    player_cards: tuple[str, ...]  # player-deck cards in play (WX-2)
+    absorbs: frozenset[tuple[str, str]]  # (x, y): x absorbs y (WX-1)
+    destroys: frozenset[tuple[str, str]]  # (x, y): x destroys y (WX-1)
+    end: str
+    start: str
+    code: str
+    title: str
+    zone_seats: Mapping[str, int]  # "seat:2" -> 2
+    by_face: Mapping[str, tuple[str, ...]]  # face id -> its serials at the table, sorted
+    deck_place: tuple[str, ...]  # [seat] -> "deck:<seat>" (index 0 unused)
+    table_place: tuple[str, ...]  # [seat] -> "table:<seat>"
+
+    @property
+    def seats(self) -> range:
+        return range(1, len(self.names) + 1)
+
+    def name(self, seat: int) -> str:
+        return self.names[seat - 1]
+
+    def names_of(self, seats: tuple[int, ...] | list[int]) -> str:
+        """The players' names as a sentence lists them: "Ana, Bo and Cy"."""
+        return listing(self.names[s - 1] for s in seats)
+
+
+@dataclass(frozen=True)
+class WuXingState:
+    """A WuXing table. Per-seat tuples are indexed by ``seat - 1``.
+
+    ``decks[i]`` = ``unseen[i]`` + cards known in ``deck:<seat>`` (C-2: counts, never order).
+    Cards in ``unknown`` = sum(``unseen``) + ``set_aside``. ``last_play`` is what the latest
+    event did, as data (issue 11); ``ruling`` the referee's sentence for it, ids included.
+    """
+
+    table: Table = field(compare=False, repr=False)
+    phase: str
+    places: Mapping[str, str]
+    unseen: tuple[int, ...]
+    decks: tuple[int, ...]
+    set_aside: int
+    universe_left: int
+    void: int
+    pot: tuple[str, ...]  # bottom to top
+    universe_card: str | None
+    turn: int  # the seat whose challenge is next or running (first challenger)
+    challenge: tuple[int, ...]  # the two seats of the running challenge, or ()
+    revealed: tuple[tuple[int, str], ...]  # (seat, serial) shown this challenge / duel round
+    awaiting: tuple[int, ...]  # seats whose card the table waits for
+    out: frozenset[int]
+    shown: frozenset[str]  # WX-12 dragon start: cards pulled so far
+    duel: tuple[int, ...]  # WX-11: seats still in the sudden death, in taking order
+    duel_cards: tuple[tuple[int, str], ...]  # WX-11: the cards of this round on the table
+    adjudications: int
+    challenges: int
+    dragons: int
+    stars: int
+    recycles: int
+    last_adjudication: str
+    ruling: str
+    finished: bool
+    winners: tuple[int, ...]
+    last_play: Play | None = None
+    tiebreaks: int = 0
+
+
+class Work:
+    """A mutable copy of a state for one ``apply``; ``freeze`` builds the next state.
+
+    ``plays`` collects what the event did (the reveal, then its adjudication, a recycle);
+    ``notes`` the referee's sentences.
+    """
+
+    __slots__ = (
+        "adjudications", "awaiting", "challenge", "challenges", "decks", "dragons", "duel",
+        "duel_cards", "finished", "last_adjudication", "notes", "out", "phase", "places",
+        "plays", "pot", "recycles", "revealed", "set_aside", "shown", "stars", "t",
+        "tiebreaks", "turn", "universe_card", "universe_left", "unseen", "void", "winners",
+    )
+
+    def __init__(self, s: WuXingState) -> None:
+        self.t = s.table
+        self.phase = s.phase
+        self.places = dict(s.places)
+        self.unseen = list(s.unseen)
+        self.decks = list(s.decks)
+        self.set_aside = s.set_aside
+        self.universe_left = s.universe_left
+        self.void = s.void
+        self.pot = s.pot
+        self.universe_card = s.universe_card
+        self.turn = s.turn
+        self.challenge = s.challenge
+        self.revealed = s.revealed
+        self.awaiting = s.awaiting
+        self.out = s.out
+        self.shown = s.shown
+        self.duel = s.duel
+        self.duel_cards = s.duel_cards
+        self.adjudications = s.adjudications
+        self.challenges = s.challenges
+        self.dragons = s.dragons
+        self.stars = s.stars
+        self.recycles = s.recycles
+        self.tiebreaks = s.tiebreaks
+        self.last_adjudication = s.last_adjudication
+        self.finished = s.finished
+        self.winners = s.winners
+        self.notes: list[str] = []
+        self.plays: list[Play] = []
+
+    def freeze(self, play: Play | None) -> WuXingState:
+        # Built without the generated ``__init__``: every field is set here from a valid
+        # state, and this is the hottest line of the engine (``bench engine``).
+        new = object.__new__(WuXingState)
+        new.__dict__.update(
+            table=self.t, phase=self.phase, places=self.places, unseen=tuple(self.unseen),
+            decks=tuple(self.decks), set_aside=self.set_aside,
+            universe_left=self.universe_left, void=self.void, pot=self.pot,
+            universe_card=self.universe_card, turn=self.turn, challenge=self.challenge,
+            revealed=self.revealed, awaiting=self.awaiting, out=self.out, shown=self.shown,
+            duel=self.duel, duel_cards=self.duel_cards, adjudications=self.adjudications,
+            challenges=self.challenges, dragons=self.dragons, stars=self.stars,
+            recycles=self.recycles, last_adjudication=self.last_adjudication,
+            ruling=" ".join(self.notes), finished=self.finished, winners=self.winners,
+            last_play=play, tiebreaks=self.tiebreaks,
+        )
+        return new
+
+    # Card movements keep every count in step with ``places`` (C-1, C-2).
+
+    def take_from_deck(self, seat: int, serial: str, dest: str) -> None:
+        """Seat ``seat`` showed ``serial`` from its deck (already validated)."""
+        if self.places[serial] == UNKNOWN:
+            self.unseen[seat - 1] -= 1
+        self.decks[seat - 1] -= 1
+        self.places[serial] = dest
+        if dest == VOID:
+            self.void += 1
+
+    def move(self, movements: tuple[Movement, ...]) -> None:
+        """Carry out an adjudication's movements (every serial named, none from a deck's
+        unseen part): each count follows its card."""
+        places = self.places
+        pot = list(self.pot)
+        for m in movements:
+            serial = m.serial
+            if serial is None:  # adjudications move face-up cards only; a bug, not input
+                raise TypeError(f"an adjudication moved an unnamed card: {m!r}")
+            src = places[serial]
+            if src == POT:
+                pot.remove(serial)
+            elif src == VOID:
+                self.void -= 1
+            elif src == UNIVERSE:
+                self.universe_left -= 1
+            elif src.startswith("deck:"):
+                self.decks[int(src[5:]) - 1] -= 1
+            dest = m.target
+            if dest == POT:
+                pot.append(serial)
+            elif dest == VOID:
+                self.void += 1
+            elif dest == UNIVERSE:
+                self.universe_left += 1
+            elif dest.startswith("deck:"):
+                self.decks[int(dest[5:]) - 1] += 1
+            places[serial] = dest
+        self.pot = tuple(pot)
+
+    def active(self) -> list[int]:
+        return [s for s in self.t.seats if s not in self.out]
+
+    def next_active(self, seat: int) -> int:
+        n = len(self.t.names)
+        s = seat
+        for _ in range(n):
+            s = s % n + 1
+            if s not in self.out:
+                return s
+        return seat
+
+    def check_out(self) -> list[int]:
+        """Seats whose deck is empty are out (WX-3); returns the seats newly out."""
+        gone = [s for s in self.t.seats if s not in self.out and self.decks[s - 1] == 0]
+        if gone:
+            self.out = self.out | frozenset(gone)
+            many = len(gone) > 1
+            self.notes.append(f"{self.t.names_of(gone)} {'have' if many else 'has'} no cards "
+                              f"left and {'are' if many else 'is'} out of the game (WX-3).")
+        return gone
+
+
+def relations(attrs: Mapping[str, Any]) -> tuple[frozenset[tuple[str, str]],
+                                                 frozenset[tuple[str, str]]]:
+    """WX-1 from the deck file (C-5): X absorbs Y iff Y generates X; X destroys Y iff X
+    overcomes Y. Raises ``BadSetup`` if the file's cycles are missing."""
+    generates = attrs.get("generates")
+    overcomes = attrs.get("overcomes")
+    if not isinstance(generates, dict) or not isinstance(overcomes, dict):
+        raise BadSetup("the WuXing deck file must give the 'generates' and 'overcomes' cycles",
+                       rule="WX-1")
+    absorbs = frozenset((str(x), str(y)) for y, x in generates.items())
+    destroys = frozenset((str(x), str(y)) for x, y in overcomes.items())
+    return absorbs, destroys
