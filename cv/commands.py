@@ -24,6 +24,12 @@ def _bench(args: argparse.Namespace) -> int:
     return main(args)
 
 
+def _bench_photo(args: argparse.Namespace) -> int:
+    from cv.photobench import main
+
+    return main(args)
+
+
 def _zone_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", help="game on the table (zones of the printed mat)")
     p.add_argument("--players", type=int, help="number of players (zones of the printed mat)")
@@ -80,3 +86,10 @@ def register(cli: Any) -> None:
     b.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     b.add_argument("--dump", metavar="DIR", help="save the first frame of every scene with a "
                    "card not read within N frames")
+
+    b = cli.bench("photo", "phone photos of one printed card: read %, wrong cards, ms per "
+                  "photo at 1600x1200 and 12 MP", _bench_photo)
+    b.add_argument("--photos", type=int, default=400,
+                   help="photos at 1600x1200 (half as many at 4032x3024; default 400)")
+    b.add_argument("--size", choices=("both", "1600x1200", "4032x3024"), default="both")
+    b.add_argument("--seed", type=int, default=1)

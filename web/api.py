@@ -360,6 +360,16 @@ def scan(table_id: str) -> Response:
                                      need_token=True)
     try:
         data = body(SCAN_FIELDS)
+    except errors.CompanionError as exc:
+        return refusal(exc, table)
+    return play_scan(table, viewer, data)
+
+
+def play_scan(table: Table, viewer: Viewer, data: dict[str, Any]) -> Response:
+    """Play ``{"payload", "zone", "scan_id"?, "version"?, "override"?}`` as a scan from
+    ``viewer`` (already allowed to scan); the answer of ``POST .../scans`` (also used for
+    phone photos and the live phone camera, web/photos.py)."""
+    try:
         scan_id = data.get("scan_id")
         if scan_id is not None and (not isinstance(scan_id, str) or not 0 < len(
                 scan_id) <= MAX_SCAN_ID or names.problem(scan_id, MAX_SCAN_ID)):

@@ -27,6 +27,9 @@ def register(cli: Any) -> None:
     p.add_argument("--camera-preview", default=None, metavar="URL",
                    help="show the camera's annotated preview (companion watch --preview-port) "
                         "on the referee page, e.g. http://127.0.0.1:8765")
+    p.add_argument("--tls", action="store_true",
+                   help="serve HTTPS with a self-signed certificate made once and kept in the "
+                        "data dir (phones need it for the live camera page)")
     p.add_argument("--demo", action="store_true",
                    help="make sure a demo WuXing table exists and print its links and QR codes")
     p.add_argument("--database", default=os.environ.get("COMPANION_DATABASE_URL"),
@@ -70,6 +73,11 @@ def register(cli: Any) -> None:
                   _bench_pages)
     s.add_argument("--out", default="screenshots", help="folder for the PNG files")
     s.add_argument("--game", action="append", help="only this game (repeatable)")
+    ph = cli.bench("phones", "a phone as the live table camera: placed -> accepted at 5 fps, "
+                  "and 4 phone cameras on one core", _bench_phones)
+    ph.add_argument("--scenes", type=int, default=30)
+    ph.add_argument("--seconds", type=float, default=10.0)
+    ph.add_argument("--seed", type=int, default=1)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -91,14 +99,24 @@ def _serve(args: argparse.Namespace) -> int:
     except RuntimeError as exc:  # PostgreSQL unreachable: said without the password
         print(f"companion: {exc}", file=sys.stderr)
         return 2
+    front = None
     try:
-        server = make_server(app, args.host, args.port, args.threads)
+        if args.tls:
+            from web.tls import serve_tls
+
+            server, front, said = serve_tls(app, args.host, args.port, args.threads,
+                                            Path(args.data_dir).resolve())
+            print(said)
+        else:
+            server = make_server(app, args.host, args.port, args.threads)
     except OSError as exc:
         services(app).close()
         print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
               file=sys.stderr)
         return 2
-    base = args.public_url or public_url(args.host, server.effective_port)
+    port = front.port if front is not None else server.effective_port
+    scheme = "https" if front is not None else "http"
+    base = args.public_url or public_url(args.host, port).replace("http:", scheme + ":", 1)
     app.config["PUBLIC_URL"] = base
     if args.database:
         from web.pgstore import redact
@@ -106,7 +124,7 @@ def _serve(args: argparse.Namespace) -> int:
         where = f"tables in {redact(args.database)}"
     else:
         where = f"data in {Path(args.data_dir).resolve()}"
-    print(f"Table Companion serving on http://{args.host}:{server.effective_port}/ "
+    print(f"Table Companion serving on {scheme}://{args.host}:{port}/ "
           f"({args.threads} threads); {where}")
     print(f"Lobby: {base}")
     if not args.database:  # a shared database may hold thousands: they load on first use
@@ -114,7 +132,12 @@ def _serve(args: argparse.Namespace) -> int:
     if args.demo:
         print_demo(app, base)
     print("Stop with Ctrl+C.", flush=True)
-    run_until_stopped(app, server, lambda: print("Stopped; every table is saved.", flush=True))
+    def stopped() -> None:
+        if front is not None:
+            front.stop()
+        print("Stopped; every table is saved.", flush=True)
+
+    run_until_stopped(app, server, stopped)
     return 0
 
 
@@ -167,6 +190,8 @@ def print_demo(app: Any, base: str) -> None:
     host = table.config["host_token"]
     print(f"  Referee page (host):     {root}/t/{table.id}/referee?token={host}")
     print(f"  Camera token:            {table.config['camera_token']}")
+    print(f"  Phone as camera (https): {root}/t/{table.id}/camera?token="
+          f"{table.config['camera_token']}")
     print(f"  Camera:                  companion watch --camera 0 --server {root} "
           f"--table {table.id} --token {table.config['camera_token']} "
           f"--game {table.game} --players {len(table.players)}")
@@ -201,3 +226,9 @@ def _bench(args: argparse.Namespace) -> int:
 
     return run_bench(phones=args.phones, scans=args.scans, streams=args.streams,
                      hostile=args.hostile, slow=args.slow)
+
+
+def _bench_phones(args: argparse.Namespace) -> int:
+    from web.phonebench import run_bench
+
+    return run_bench(scenes_n=args.scenes, seconds=args.seconds, seed=args.seed)

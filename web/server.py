@@ -81,8 +81,10 @@ def public_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS) -> Any:
-    """A waitress server bound now (port 0 picks a free port: ``server.effective_port``).
+def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
+                **extra: Any) -> Any:
+    """A waitress server bound now (port 0 picks a free port: ``server.effective_port``);
+    ``extra``: more waitress options (``url_scheme="https"`` behind ``web.tls``).
 
     Sets the app's ``SSE_MAX_STREAMS`` from ``threads`` (``stream_capacity``).
     """
@@ -95,7 +97,7 @@ def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS
         connection_limit=max(64, min(CONNECTION_LIMIT, files - threads - 128)),
         channel_timeout=CHANNEL_TIMEOUT, cleanup_interval=10, asyncore_use_poll=True,
         ident="table-companion", max_request_body_size=MAX_BODY,
-        clear_untrusted_proxy_headers=True,
+        clear_untrusted_proxy_headers=True, **extra,
     )
     server.channel_class = _json_channel()
     return server

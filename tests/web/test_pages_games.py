@@ -14,7 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 from webtools import bearer, make_table
 
-from companion.games.mountains_board import load_board
+from companion.games.mountains.board import load_board
 from companion_cli import build
 from web import services
 
