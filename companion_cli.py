@@ -36,7 +36,7 @@ class Cli:
         self._commands = self.parser.add_subparsers(dest="command", metavar="COMMAND")
         self._commands.required = True
         bench = self._commands.add_parser(
-            "bench", help="benchmarks that print figures (engine, print, cv, web)"
+            "bench", help="benchmarks that print figures (engine, print, cv, photo, web, phones, pages)"
         )
         self._benches = bench.add_subparsers(dest="bench", metavar="TARGET")
         self._benches.required = True

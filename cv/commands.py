@@ -87,7 +87,7 @@ def register(cli: Any) -> None:
     b.add_argument("--dump", metavar="DIR", help="save the first frame of every scene with a "
                    "card not read within N frames")
 
-    b = cli.bench("photo", "phone photos of one printed card: read %, wrong cards, ms per "
+    b = cli.bench("photo", "phone photos of one printed card: read %%, wrong cards, ms per "
                   "photo at 1600x1200 and 12 MP", _bench_photo)
     b.add_argument("--photos", type=int, default=400,
                    help="photos at 1600x1200 (half as many at 4032x3024; default 400)")
