@@ -244,16 +244,17 @@ class Table:
 
     def _refusal_for(self, viewer: Viewer) -> dict[str, Any] | None:
         """The latest refusal if no play was accepted since: the referee reads all of it (and
-        the scan to override), the refused seat its reason; everyone else only who was
-        refused and the ruling id, since a reason may name a hidden card."""
+        the scan to override), the refused seat its reason and code; everyone else only who
+        was refused and what kind of play it was: a reason, a code or a ruling id may tell
+        something hidden (a Shrine bid refused for want of hidden Oinks, SK-4, SK-7; C-7)."""
         r = self.refusal
         if r is None or r["version"] != self.version:
             return None
         if viewer.role == "host":
             return r
-        out = {k: r[k] for k in ("who", "seat", "type", "rule", "code")}
+        out = {k: r[k] for k in ("who", "seat", "type")}
         if viewer.role == "seat" and viewer.who == r["who"]:
-            out["error"] = r["error"]
+            out.update({k: r[k] for k in ("error", "code", "rule")})
         return out
 
     def _note_refusal(self, event: Mapping[str, Any], viewer: Viewer,

@@ -25,10 +25,13 @@ from web import services
 
 
 def snap(client: FlaskClient, t: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    """The table as ``token`` sees it, less the clock and the notice of the latest refusal
+    (a refused play is shown to the referee, issue 11; it changes nothing at the table)."""
     r = client.get(f"/api/tables/{t['table']}", headers=bearer(token or t["host_token"]))
     assert r.status_code == 200
     out: dict[str, Any] = r.json
     out.pop("now")
+    out.pop("refused", None)
     return out
 
 
@@ -215,3 +218,26 @@ def test_gemcomplete_a_private_locus_card_cannot_be_found_by_probing(
     differ = [(req, a, b) for req, a, b in zip(requests, answers[0], answers[1], strict=True)
               if a != b]
     assert not differ, differ[:3]
+
+
+def test_a_refusal_shows_others_only_who_was_refused(client: FlaskClient,
+                                                     data_dir: Path) -> None:
+    """The pages show a refused play until the next accepted one (issue 11), but a reason,
+    code or ruling id may tell something hidden (C-7): the refused seat and the referee read
+    them; the other seats and the big screen read only who was refused and the kind of play."""
+    t = make_table(client, data_dir, "wuxing", 3)
+    tid = t["table"]
+    client.post(f"/api/tables/{tid}/actions", json={"type": "rps", "winner": 1},
+                headers=bearer(t["host_token"]))
+    uni = next(c for c in t["run"].cards if c.deck == "universe" and c.face.kind == "element")
+    r = client.post(f"/api/tables/{tid}/scans", json={"payload": uni.payload, "zone": "universe"},
+                    headers=bearer(t["seats"][2]["token"]))
+    assert r.status_code in (403, 409)
+    seen = {who: client.get(f"/api/tables/{tid}", headers=bearer(tok) if tok else {}).json[
+        "refused"] for who, tok in [("host", t["host_token"]), ("chen", t["seats"][2]["token"]),
+                                    ("ana", t["seats"][0]["token"]), ("public", None)]}
+    assert {"error", "code", "rule"} <= set(seen["host"]) and seen["host"]["seat"] == 3
+    assert {"error", "code"} <= set(seen["chen"])
+    for other in ("ana", "public"):
+        assert set(seen[other]) == {"who", "seat", "type"}, seen[other]
+        assert seen[other]["seat"] == 3 and seen[other]["type"] == "scan"
