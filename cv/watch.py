@@ -22,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from cv.cover import BareCheck
 from cv.detect import CardReader
 from cv.sender import Outbox, Outcome, Scan
 from cv.sources import Frame, FrameSource
@@ -127,7 +128,9 @@ class Watcher:
                 self.mat_lost += 1  # keep the last pose: a hand over a marker is common
         regions = self.zones.regions() if isinstance(self.zones, MatZones) else ()
         sightings = self.reader.read(frame.image, regions)
-        events = self.tracker.update(frame.seq, frame.t, sightings)
+        bare = (BareCheck(frame.image, self.zones.pose.to_mat)
+                if isinstance(self.zones, MatZones) else None)
+        events = self.tracker.update(frame.seq, frame.t, sightings, bare)
         for e in events:
             if e.kind == "conflict":
                 log.warning("%s", e.detail)
