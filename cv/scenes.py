@@ -443,8 +443,10 @@ def random_look(rng: random.Random, max_blur: float = 1.0, light: str = "normal"
     if light == "dim":
         look.gain, look.noise = rng.uniform(0.35, 0.6), rng.uniform(5, 9)
     elif light == "glare":
+        # Up to 200 grey levels at the core: a code there keeps a little contrast (its dark
+        # modules at about 230 against white); a stronger lamp erases it for any reader.
         look.glare = (rng.uniform(0.25, 0.75), rng.uniform(0.25, 0.75), rng.uniform(0.03, 0.08),
-                      rng.uniform(120, 260))
+                      rng.uniform(80, 200))
     elif light != "normal":
         raise ValueError(f"no light {light!r}; choose normal, dim or glare")
     return look

@@ -38,7 +38,7 @@ class Shot:
     on_table: frozenset[str]
 
 
-def _visible(cards: Sequence[scenes.PlacedCard], hands: Sequence[tuple[float, float, float]]
+def visible_codes(cards: Sequence[scenes.PlacedCard], hands: Sequence[tuple[float, float, float]]
              ) -> frozenset[str]:
     """Payloads whose code no later card and no hand covers."""
     seen = scenes.code_visibility(cards)
@@ -75,7 +75,7 @@ def _film(renderer: scenes.SceneRenderer, h: Image, size: tuple[int, int], look:
         frame_look = scenes.jitter(look, rng)
         frame_look.hands = hands
         image = renderer.render(cards, h, size, frame_look, rng)
-        shots.append(Shot(i / fps, image, _visible(cards, hands),
+        shots.append(Shot(i / fps, image, visible_codes(cards, hands),
                           frozenset(c.payload for c in cards)))
     return shots
 
