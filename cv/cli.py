@@ -177,6 +177,8 @@ def watch(args: argparse.Namespace) -> int:
                       calibrator=calibrator)
     if calibrator is not None:
         watcher.on_prompt = lambda prompt: print(prompt, flush=True)
+    # Said before play starts, as soon as the mat is found (and again if it changes).
+    watcher.on_advice = lambda text: print(f"camera: {text}", file=sys.stderr, flush=True)
     preview = None
     if args.preview_port:
         try:

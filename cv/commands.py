@@ -83,8 +83,9 @@ def register(cli: Any) -> None:
     b.add_argument("--table", type=int, choices=(8,), help="instead: the whole table of an "
                    "8-player game at 1080p, 4K and the Pi camera's full sensor, in normal and "
                    "dim light, glare and with a hand, then hands and piles filmed")
-    b.add_argument("--views", default="1080p,4K,Pi 4608",
-                   help="--table: which views (comma-separated: 1080p, 4K, Pi 4608)")
+    b.add_argument("--views", default="1080p,4K,Pi 4608,1080p no mat",
+                   help="--table: which views (comma-separated: 1080p, 4K, Pi 4608, "
+                   "1080p no mat)")
     b.add_argument("--lights", default="normal,dim,glare,hand",
                    help="--table: which lights (comma-separated)")
     b.add_argument("--moments", type=int, default=2,

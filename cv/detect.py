@@ -40,8 +40,10 @@ from cv.rectify import (
     _map,
     _overlap,
     _width,
+    code_candidates,
     find_cards,
     unsharp,
+    upsample_patch,
     warp_card,
     warp_code,
 )
@@ -50,8 +52,8 @@ from cv.rectify import (
 __all__ = [
     "CARD_ASPECT", "CODE_MODULES", "DECODERS", "DEFAULT_DECODER", "WARP_H", "WARP_PX",
     "WARP_QUIET", "WARP_W", "CardQuad", "CardReader", "Code", "Decoder", "PyzbarDecoder",
-    "ReadStats", "Region", "Sighting", "ZxingDecoder", "find_cards", "make_decoder",
-    "unsharp", "warp_card", "warp_code",
+    "ReadStats", "Region", "Sighting", "ZxingDecoder", "code_candidates", "find_cards",
+    "make_decoder", "unsharp", "upsample_patch", "warp_card", "warp_code",
 ]
 
 log = logging.getLogger(__name__)
@@ -185,6 +187,9 @@ def _window(found: Sequence[Code], size: tuple[int, int]) -> tuple[int, int, int
     return x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)
 
 
+LOCATE_MAX_WIDTH = 2000  # wider frames are first read at half size (CardReader._locate)
+
+
 # --- cards ---------------------------------------------------------------------------
 
 
@@ -222,6 +227,10 @@ class ReadStats:
     region_retries: int = 0  # zones without a code, rectified and tried again
     region_hits: int = 0
     region_window_hits: int = 0  # read in the window around the zone's last code
+    history_retries: int = 0  # codes read in the last frame, not yet in this one, re-read there
+    history_hits: int = 0
+    candidate_retries: int = 0  # busy patches of the frame, upsampled and read
+    candidate_hits: int = 0
 
 
 class CardReader:
@@ -232,10 +241,12 @@ class CardReader:
     """
 
     def __init__(self, decoder: Decoder | None = None, *, runbook: RunBook | None = None,
-                 game_code: str | None = None, use_finder: bool | None = None) -> None:
+                 game_code: str | None = None, use_finder: bool | None = None,
+                 find_candidates: bool = True) -> None:
         self.decoder = decoder or make_decoder()
         self.BARREN_AFTER = 3  # failed warps at one spot before it is skipped
         self.BARREN_RETRY = 15  # frames between retries of such a spot
+        self.CANDIDATES_PER_FRAME = 3
         self.runbook = runbook
         self.game_code = game_code
         # The card finder needs cards lighter than the table; the printed mat is white, so
@@ -244,6 +255,8 @@ class CardReader:
                            if use_finder is None else use_finder)
         # region outline -> window (patch pixels) where it gave a code in the last frame
         self._hints: dict[tuple[Point, ...], tuple[int, int, int, int]] = {}
+        self.find_candidates = find_candidates
+        self._history: list[Code] = []  # the cards read in the last frame
         self.stats = ReadStats()
         self._logged: set[str] = set()
         self._verdicts: dict[str, tuple[tuple[str, str, str] | None, str, str]] = {}
@@ -342,6 +355,58 @@ class CardReader:
             found = self.decoder.decode(unsharp(patch, 2.0))
         return [Code(c.text, tuple((x + x0, y + y0) for x, y in c.corners)) for c in found]
 
+    def _recall_history(self, gray: Image, codes: list[Code]) -> None:
+        """Codes read in the last frame and not in this one yet are looked for at the same
+        place, warped square at 6 px per module: a card at rest has not moved, and a code
+        read sharp once is read there again even when this frame's noise or light would
+        hide it from the whole-frame pass. Adds to ``codes``."""
+        for last in self._history:
+            if any(c.text == last.text or _overlap(last.corners, c.corners) for c in codes):
+                continue
+            self.stats.history_retries += 1
+            warped, back = warp_code(gray, last.corners)
+            found = [c for c in self.decoder.decode(warped) if c.text == last.text]
+            if found:
+                self.stats.history_hits += 1
+            codes.extend(Code(c.text, _map(back, c.corners)) for c in found[:1])
+
+    def _search_candidates(self, gray: Image, codes: list[Code]) -> None:
+        """Busy patches of the frame the size of a code (``rectify.code_candidates``) that
+        no code was read in: cut out, upsampled to about 6 px per module, sharpened and
+        read. A patch that gave nothing three times is left alone for 15 frames (card
+        text and artwork are busy too). Runs every other frame, at most three patches:
+        finding them costs about 2 ms at 1080p, each read about 0.5 ms. Adds to
+        ``codes``."""
+        frame_no = self.stats.frames
+        widths = [_width(c.corners) for c in codes]
+        todo = []
+        for box in code_candidates(gray, widths):
+            x0, y0, x1, y1 = box
+            if any(x0 <= c.centre[0] <= x1 and y0 <= c.centre[1] <= y1 for c in codes):
+                continue
+            cell = (-1 - (x0 + x1) // 32, (y0 + y1) // 32)  # negative: apart from the finder's
+            failures, last = self._barren.get(cell, (0, -1))
+            if failures >= self.BARREN_AFTER and frame_no - last < self.BARREN_RETRY:
+                continue
+            todo.append((failures, last, box, cell))
+        # A budget per frame, the least tried first: a new code is read within a few
+        # frames, and the tracker's history keeps it cheaply after that.
+        todo.sort(key=lambda item: (item[0], item[1]))
+        for failures, _, box, cell in todo[:self.CANDIDATES_PER_FRAME]:
+            x0, y0 = box[0], box[1]
+            self.stats.candidate_retries += 1
+            patch, scale = upsample_patch(gray, box)
+            found = self.decoder.decode(patch)
+            if not found:
+                found = self.decoder.decode(unsharp(patch, 2.0))
+            if found:
+                self.stats.candidate_hits += 1
+                self._barren.pop(cell, None)
+            else:
+                self._barren[cell] = (failures + 1, frame_no)
+            codes.extend(Code(c.text, tuple((x0 + x / scale, y0 + y / scale)
+                                            for x, y in c.corners)) for c in found)
+
     def _retry_misses(self, gray: Image, misses: Sequence[tuple[Point, ...]],
                       codes: list[Code]) -> None:
         """Warp, sharpen and read again the codes located but not read; adds to ``codes``.
@@ -364,6 +429,26 @@ class CardReader:
                 self.stats.code_hits += 1
             codes.extend(Code(c.text, _map(back, c.corners)) for c in found)
 
+    def _locate(self, gray: Image) -> tuple[list[Code], list[tuple[Point, ...]]]:
+        """The whole-frame pass: codes read and codes located but not read.
+
+        A frame wider than ``LOCATE_MAX_WIDTH`` (4K, the Pi camera's full sensor) is read
+        at half size: its cards are then as large as at 1080p, most codes read there, and
+        the rest are located for the full-resolution re-reads (``_retry_misses``, the
+        zones), which touch only those pixels. Reading a whole 4K frame took 2-3 times as
+        long for no more cards (docs/camera.md).
+        """
+        if gray.shape[1] <= LOCATE_MAX_WIDTH:
+            return self.decoder.decode_with_misses(gray)
+        h, w = gray.shape[:2]
+        small = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        codes, misses = self.decoder.decode_with_misses(small)
+
+        def up(pts: Sequence[Point]) -> tuple[Point, ...]:
+            return tuple((2 * x + 0.5, 2 * y + 0.5) for x, y in pts)
+
+        return [Code(c.text, up(c.corners)) for c in codes], [up(m) for m in misses]
+
     def read(self, frame: Image, regions: Sequence[Region] = ()) -> list[Sighting]:
         """The cards in one frame (BGR or greyscale).
 
@@ -374,11 +459,15 @@ class CardReader:
         if frame is None or frame.size == 0:
             return []
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        codes, misses = self.decoder.decode_with_misses(gray)
+        codes, misses = self._locate(gray)
         # Zones first: a located code whose zone gave it is not warped again (reading the
         # located codes first cost more on the bench: more re-reads, few hits).
+        self._recall_history(gray, codes)
         self._search_regions(gray, regions, codes)
         self._retry_misses(gray, misses, codes)
+        if self.find_candidates and not regions and self.stats.frames % 2:
+            # With the mat its zones are searched instead (cards elsewhere are not in play).
+            self._search_candidates(gray, codes)
         quads = find_cards(gray) if self.use_finder else []
         frame_no = self.stats.frames
         for q in quads:
@@ -413,5 +502,6 @@ class CardReader:
                 continue  # the same code found twice (whole frame and a re-read)
             seen.setdefault(c.text, []).append(s)
             out.append(s)
+        self._history = [Code(s.payload, s.corners) for s in out]
         self.stats.cards += len(out)
         return out

@@ -210,3 +210,56 @@ def _near(a: Sequence[Point], b: Sequence[Point]) -> bool:
     ca = (sum(p[0] for p in a) / len(a), sum(p[1] for p in a) / len(a))
     cb = (sum(p[0] for p in b) / len(b), sum(p[1] for p in b) / len(b))
     return bool(np.hypot(ca[0] - cb[0], ca[1] - cb[1]) < 10)
+
+
+def code_candidates(gray: Image, widths: Sequence[float] = ()) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1, image pixels, with a margin) around busy patches of the
+    frame the size of a code: where a code too small for the whole-frame pass may lie.
+
+    Busy means dense edges: the morphological gradient at half size (a 2 px module stays
+    1 px wide), averaged over 8 x 8 pixel cells and thresholded at the larger of Otsu's
+    level and three times the median cell (noise and paper texture stay below it). A
+    patch must be about as wide as the codes already read in the frame (``widths``:
+    0.5 to 3 times their median, as text or a title beside a code can join its patch),
+    or 20-400 px when none was read.
+    """
+    h, w = gray.shape[:2]
+    if h < 32 or w < 32:
+        return []
+    half = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    edges = cv2.morphologyEx(half, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    cells = cv2.resize(edges, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
+    otsu, _ = cv2.threshold(cells, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    level = max(float(otsu), 3.0 * float(np.median(cells)), 8.0)
+    busy: Image = (cells > level).astype(np.uint8)
+    busy = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(busy, connectivity=8)
+    if widths:
+        med = float(np.median(np.asarray(widths)))
+        lo, hi = 0.5 * med, 3.0 * med
+    else:
+        lo, hi = 20.0, 400.0
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        side_lo, side_hi = 8 * min(bw, bh), 8 * max(bw, bh)
+        if side_hi < lo or side_lo > hi or side_hi > 3 * max(8, side_lo) or area < 4:
+            continue
+        m = max(8, side_hi // 4)  # the quiet zone and the code's edge cells
+        out.append((max(0, 8 * x - m), max(0, 8 * y - m),
+                    min(w, 8 * (x + bw) + m), min(h, 8 * (y + bh) + m)))
+    return out
+
+
+def upsample_patch(gray: Image, box: tuple[int, int, int, int], target: float = 240.0
+                   ) -> tuple[Image, float]:
+    """The patch ``box`` of ``gray`` scaled up (bicubic) so its longer side is about
+    ``target`` pixels (2-4 times for the patch of a 2 px-per-module code; never down), and
+    the scale: patch pixel / scale + box origin = image pixel."""
+    x0, y0, x1, y1 = box
+    patch = gray[y0:y1, x0:x1]
+    scale = float(min(4.0, max(1.0, target / max(1, max(x1 - x0, y1 - y0)))))
+    if scale <= 1.0:
+        return np.ascontiguousarray(patch), 1.0
+    up = cv2.resize(patch, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    return up, scale
