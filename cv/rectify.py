@@ -4,6 +4,7 @@ these share. Pure functions of a greyscale image; nothing here decodes."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -181,9 +182,20 @@ class Region:
     def to_thumb(self) -> Image:
         return np.diag([1 / 6, 1 / 6, 1.0]) @ self.to_patch
 
+    @cached_property
+    def _poly(self) -> Image:
+        return np.array(self.outline, dtype=np.float32)
+
+    @cached_property
+    def _box(self) -> tuple[float, float, float, float]:
+        xs, ys = [p[0] for p in self.outline], [p[1] for p in self.outline]
+        return min(xs), min(ys), max(xs), max(ys)
+
     def contains(self, pt: Point) -> bool:
-        poly = np.array(self.outline, dtype=np.float32)
-        return bool(cv2.pointPolygonTest(poly, (float(pt[0]), float(pt[1])), False) >= 0)
+        x0, y0, x1, y1 = self._box
+        if not (x0 <= pt[0] <= x1 and y0 <= pt[1] <= y1):  # most codes: another zone
+            return False
+        return bool(cv2.pointPolygonTest(self._poly, (float(pt[0]), float(pt[1])), False) >= 0)
 
 
 def _width(corners: Sequence[Point]) -> float:
@@ -203,7 +215,15 @@ def _overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
     one inside the other."""
     ca = (sum(p[0] for p in a) / len(a), sum(p[1] for p in a) / len(a))
     cb = (sum(p[0] for p in b) / len(b), sum(p[1] for p in b) / len(b))
-    return _near(a, b) or _inside(ca, b) or _inside(cb, a)
+    d = math.hypot(ca[0] - cb[0], ca[1] - cb[1])
+    if d < 10:
+        return True
+    # Far apart: neither centre can lie in the other (the common case, and cheap).
+    reach = max(math.hypot(p[0] - ca[0], p[1] - ca[1]) for p in a) + max(
+        math.hypot(p[0] - cb[0], p[1] - cb[1]) for p in b)
+    if d > reach:
+        return False
+    return _inside(ca, b) or _inside(cb, a)
 
 
 def _near(a: Sequence[Point], b: Sequence[Point]) -> bool:
