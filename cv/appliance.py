@@ -6,7 +6,9 @@ a Pi (``/proc/device-tree/model`` names one) this step installs that package wit
 and lets the project's ``.venv`` see the system's site-packages
 (``include-system-site-packages = true`` in its ``pyvenv.cfg``, what
 ``python3 -m venv --system-site-packages`` writes). The venv's own packages still come
-first, so everything pip installed there wins over the system's copies.
+first, so everything pip installed there wins over the system's copies; that is also why
+the venv gets its own ``simplejpeg`` (apt's is built for Debian's numpy 1.x, the venv
+has numpy 2).
 
 Standard library only: ``scripts/setup`` runs it with the system's Python, before or
 without the venv's packages (``python3 -m cv.appliance --venv .venv``).
@@ -97,6 +99,12 @@ def plan(venv: Path, model_file: str | None = None,
         steps.append(["apt-get", "install", "-y", "--no-install-recommends", *missing])
     if not sees_system_packages(venv):
         steps.append(["venv", "include-system-site-packages", str(venv)])
+    if not list(venv.glob("lib/python3*/site-packages/simplejpeg")):
+        # picamera2 imports apt's simplejpeg, built for Debian's numpy 1.x; the venv's
+        # numpy is 2.x, so the venv gets its own simplejpeg, which comes first
+        # (raspberrypi/picamera2 issue 1211: "numpy.dtype size changed").
+        steps.append([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                      "simplejpeg"])
     return steps
 
 
@@ -126,6 +134,11 @@ def setup(venv: Path, model_file: str | None = None, *, dry_run: bool = False,
         text = " ".join(step)
         if dry_run:
             say(f"setup: {model}: would run: {text}")
+        elif step[0] != "apt-get":  # pip into the venv: no root needed
+            say(f"setup: {model}: {text}")
+            if runner(step) != 0:
+                say(f"setup: {text} failed")
+                left = 1
         elif root:
             say(f"setup: {model}: {text}")
             if runner(["apt-get", "update", "-q"]) != 0 or runner(step) != 0:

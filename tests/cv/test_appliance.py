@@ -52,7 +52,11 @@ def test_on_a_pi_setup_plans_picamera2_from_apt_and_the_venv_seeing_it(tmp_path:
     pi = _model(tmp_path, b"Raspberry Pi 5 Model B Rev 1.0\x00")
     steps = appliance.plan(venv, pi, installed=lambda p: False)
     assert steps == [["apt-get", "install", "-y", "--no-install-recommends", "python3-picamera2"],
-                     ["venv", "include-system-site-packages", str(venv)]]
+                     ["venv", "include-system-site-packages", str(venv)],
+                     [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "simplejpeg"]]
+    (venv / "lib" / "python3.11" / "site-packages" / "simplejpeg").mkdir(parents=True)
+    assert appliance.plan(venv, pi, installed=lambda p: True) == [
+        ["venv", "include-system-site-packages", str(venv)]]
     assert appliance.plan(venv, _model(tmp_path, b"PC\x00"), installed=lambda p: False) == []
 
 
@@ -66,7 +70,8 @@ def test_as_root_setup_runs_apt_and_flips_the_venv_without_root_it_says_the_comm
                            installed=lambda p: False, say=said.append)
     assert code == 0
     assert ran == [["apt-get", "update", "-q"],
-                   ["apt-get", "install", "-y", "--no-install-recommends", "python3-picamera2"]]
+                   ["apt-get", "install", "-y", "--no-install-recommends", "python3-picamera2"],
+                   [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "simplejpeg"]]
     assert appliance.sees_system_packages(venv)
     assert "version = 3.11.2" in (venv / "pyvenv.cfg").read_text(encoding="utf-8")
 
@@ -74,6 +79,7 @@ def test_as_root_setup_runs_apt_and_flips_the_venv_without_root_it_says_the_comm
     venv2.mkdir()
     (venv2 / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
     said.clear()
+    (venv2 / "lib" / "python3.11" / "site-packages" / "simplejpeg").mkdir(parents=True)
     code = appliance.setup(venv2, pi, is_root=False, runner=lambda c: pytest.fail(str(c)),
                            installed=lambda p: False, say=said.append)
     assert code == 1
@@ -103,6 +109,8 @@ def test_a_real_venv_then_sees_the_system_site_packages(tmp_path: Path) -> None:
 
     before = paths()
     pi = _model(tmp_path, b"Raspberry Pi 4 Model B Rev 1.5\x00")
+    ver = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    (venv / "lib" / ver / "site-packages" / "simplejpeg").mkdir(parents=True, exist_ok=True)
     assert appliance.setup(venv, pi, installed=lambda p: True, say=lambda s: None,
                            runner=lambda c: pytest.fail(str(c))) == 0
     after = paths()
