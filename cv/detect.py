@@ -269,6 +269,7 @@ class CardReader:
         # The whole-frame pass with a global threshold: None decides per frame (dim).
         self.quick_first: bool | None = None
         self._history: list[Code] = []  # the cards read in the last frame
+        self._fruitless: dict[tuple[Point, ...], int] = {}  # zone -> searches in vain
         self.stats = ReadStats()
         self._logged: set[str] = set()
         self._verdicts: dict[str, tuple[tuple[str, str, str] | None, str, str]] = {}
@@ -331,6 +332,8 @@ class CardReader:
         changes the cost, not what can be read.
         """
         hints: dict[tuple[Point, ...], tuple[int, int, int, int]] = {}
+        if len(self._fruitless) > 256:  # zones of poses long gone
+            self._fruitless.clear()
         for region in regions:
             if not region.multi and any(region.contains(c.centre) for c in codes):
                 continue
@@ -338,6 +341,13 @@ class CardReader:
             thumb = cv2.warpPerspective(gray, region.to_thumb, region.thumb_size,
                                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
             if float(thumb.std()) < region.min_std:
+                self._fruitless.pop(region.outline, None)
+                continue
+            # A zone searched in vain twice running (a hand over it, a card face down) is
+            # searched every third frame only until it gives a code or turns flat again:
+            # on the bench a hand cost 1-2 ms a frame this way for nothing.
+            misses = self._fruitless.get(region.outline, 0)
+            if misses >= 2 and self.stats.frames % 3:
                 continue
             self.stats.region_retries += 1
             found: list[Code] = []
@@ -349,8 +359,11 @@ class CardReader:
                 found = self._read_patch(gray, region, (0, 0, *region.size))
             if found:
                 self.stats.region_hits += 1
+                self._fruitless.pop(region.outline, None)
                 if not region.multi:
                     hints[region.outline] = _window(found, region.size)
+            else:
+                self._fruitless[region.outline] = misses + 1
             codes.extend(Code(c.text, _map(region.to_image, c.corners)) for c in found)
         self._hints = hints
 
@@ -442,7 +455,8 @@ class CardReader:
                 self.stats.code_hits += 1
             codes.extend(Code(c.text, _map(back, c.corners)) for c in found)
 
-    def _locate(self, gray: Image) -> tuple[list[Code], list[tuple[Point, ...]]]:
+    def _locate(self, gray: Image, second_chance: bool = True
+                ) -> tuple[list[Code], list[tuple[Point, ...]]]:
         """The whole-frame pass: codes read and codes located but not read.
 
         A frame wider than ``LOCATE_MAX_WIDTH`` (4K, the Pi camera's full sensor) is read
@@ -452,8 +466,10 @@ class CardReader:
         long for no more cards (docs/camera.md).
         """
         quick = self.quick_first
-        if not isinstance(self.decoder, ZxingDecoder):
-            quick = False  # other backends have no cheaper pass
+        if not isinstance(self.decoder, ZxingDecoder) or not second_chance:
+            # Other backends have no cheaper pass; without the mat's zones to search
+            # again, the codes the global threshold misses would stay unread.
+            quick = False
         elif quick is None:
             # Dim light: noise then makes zxing-cpp's local threshold slow (6.7 ms a
             # noisy 1080p frame) for few more codes; in good light it is as quick and
@@ -487,7 +503,7 @@ class CardReader:
         if frame is None or frame.size == 0:
             return []
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        codes, misses = self._locate(gray)
+        codes, misses = self._locate(gray, second_chance=bool(regions))
         # Zones first: a located code whose zone gave it is not warped again (reading the
         # located codes first cost more on the bench: more re-reads, few hits).
         self._recall_history(gray, codes)
