@@ -334,8 +334,9 @@ class CardReader:
         hints: dict[tuple[Point, ...], tuple[int, int, int, int]] = {}
         if len(self._fruitless) > 256:  # zones of poses long gone
             self._fruitless.clear()
+        centres = [c.centre for c in codes]
         for region in regions:
-            if not region.multi and any(region.contains(c.centre) for c in codes):
+            if not region.multi and any(region.contains(c) for c in centres):
                 continue
             # An empty zone is flat paper: look at it at 1/6 scale first, skip it if flat.
             thumb = cv2.warpPerspective(gray, region.to_thumb, region.thumb_size,
@@ -364,7 +365,9 @@ class CardReader:
                     hints[region.outline] = _window(found, region.size)
             else:
                 self._fruitless[region.outline] = misses + 1
-            codes.extend(Code(c.text, _map(region.to_image, c.corners)) for c in found)
+            new = [Code(c.text, _map(region.to_image, c.corners)) for c in found]
+            codes.extend(new)
+            centres.extend(c.centre for c in new)
         self._hints = hints
 
     def _read_patch(self, gray: Image, region: Region, window: tuple[int, int, int, int]
