@@ -15,7 +15,8 @@ of the 5 frames; a false read is a payload reported that is not on the table. Ti
 frame is ``CardReader.read`` on one thread, plus the JPEG decode at 4K (a 4K USB camera
 sends MJPEG; the Pi camera hands over its Y plane, no decoding): wall clock and CPU time
 of the thread, the p90 also over the frames after each scene's first (a table at play
-changes one card at a time; a scene's first frame meets eight new cards at once). Then the filmed moments (``cv.sequences``) at 1080p: a hand over
+changes one card at a time; a scene's first frame meets eight new cards at once). Then
+the filmed moments (``cv.sequences``) at 1080p: a hand over
 two cards for 3 s, five cards dropped on the pot, a card taken away.
 """
 
