@@ -4,7 +4,6 @@ these share. Pure functions of a greyscale image; nothing here decodes."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -212,18 +211,21 @@ def _inside(pt: Point, poly: Sequence[Point]) -> bool:
 
 def _overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
     """Whether two code outlines are one code: centres within 10 px, or the centre of
-    one inside the other."""
-    ca = (sum(p[0] for p in a) / len(a), sum(p[1] for p in a) / len(a))
-    cb = (sum(p[0] for p in b) / len(b), sum(p[1] for p in b) / len(b))
-    d = math.hypot(ca[0] - cb[0], ca[1] - cb[1])
-    if d < 10:
+    one inside the other. Called for many pairs each frame, so the far ones (most) are
+    told apart with a little arithmetic before any polygon test."""
+    na, nb = len(a), len(b)
+    ax = sum(p[0] for p in a) / na
+    ay = sum(p[1] for p in a) / na
+    bx = sum(p[0] for p in b) / nb
+    by = sum(p[1] for p in b) / nb
+    d2 = (ax - bx) ** 2 + (ay - by) ** 2
+    if d2 < 100.0:
         return True
-    # Far apart: neither centre can lie in the other (the common case, and cheap).
-    reach = max(math.hypot(p[0] - ca[0], p[1] - ca[1]) for p in a) + max(
-        math.hypot(p[0] - cb[0], p[1] - cb[1]) for p in b)
-    if d > reach:
+    ra = max((p[0] - ax) ** 2 + (p[1] - ay) ** 2 for p in a) ** 0.5
+    rb = max((p[0] - bx) ** 2 + (p[1] - by) ** 2 for p in b) ** 0.5
+    if d2 > (ra + rb) ** 2:
         return False
-    return _inside(ca, b) or _inside(cb, a)
+    return _inside((ax, ay), b) or _inside((bx, by), a)
 
 
 def _near(a: Sequence[Point], b: Sequence[Point]) -> bool:
