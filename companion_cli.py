@@ -36,8 +36,8 @@ class Cli:
         self._commands = self.parser.add_subparsers(dest="command", metavar="COMMAND")
         self._commands.required = True
         bench = self._commands.add_parser(
-            "bench", help="benchmarks that print figures (engine, print, cv, photo, web, phones, pages)"
-        )
+            "bench",
+            help="benchmarks that print figures (engine, print, cv, photo, web, phones, pages)")
         self._benches = bench.add_subparsers(dest="bench", metavar="TARGET")
         self._benches.required = True
 

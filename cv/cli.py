@@ -98,10 +98,17 @@ def scan(args: argparse.Namespace) -> int:
 
 
 def _source(args: argparse.Namespace) -> FrameSource:
+    if args.size == "full":
+        if args.camera is not None or args.video or args.images:
+            raise BadSetup("--size full is the Pi camera's whole sensor; give --picamera")
+        return PiCameraSource(None)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
-        raise BadSetup(f"--size {args.size!r} must look like 1280x720") from None
+        raise BadSetup(f"--size {args.size!r} must look like 1280x720, 3840x2160 or "
+                       "full") from None
+    if not (160 <= w <= 8192 and 120 <= h <= 8192):
+        raise BadSetup(f"--size {args.size!r} is no camera resolution")
     if args.camera is not None:
         return CameraSource(args.camera, (w, h))
     if args.video:
@@ -177,6 +184,8 @@ def watch(args: argparse.Namespace) -> int:
                       calibrator=calibrator)
     if calibrator is not None:
         watcher.on_prompt = lambda prompt: print(prompt, flush=True)
+    # Said before play starts, as soon as the mat is found (and again if it changes).
+    watcher.on_advice = lambda text: print(f"camera: {text}", file=sys.stderr, flush=True)
     preview = None
     if args.preview_port:
         try:

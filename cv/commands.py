@@ -1,4 +1,5 @@
-"""Subcommands of this package (registered by ``companion_cli``): watch, scan, bench cv."""
+"""Subcommands of this package (registered by ``companion_cli``): watch, scan,
+install-service, bench cv."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _bench_photo(args: argparse.Namespace) -> int:
     from cv.photobench import main
+
+    return main(args)
+
+
+def _install_service(args: argparse.Namespace) -> int:
+    from cv.service import main
 
     return main(args)
 
@@ -61,7 +68,9 @@ def register(cli: Any) -> None:
                    ".companion-cv/<table>)")
     p.add_argument("--preview-port", type=int, default=8765,
                    help="serve the annotated preview on this port (0: no preview)")
-    p.add_argument("--size", default="1280x720", help="camera resolution WxH")
+    p.add_argument("--size", default="1280x720", help="camera resolution WxH (3840x2160 "
+                   "and 4608x2592 for a whole 8-player table; with --picamera, 'full' is "
+                   "the sensor's whole resolution)")
     p.add_argument("--hold", type=int, default=1, help="--images: use each image N times")
     p.add_argument("--max-frames", type=int, help="stop after N frames")
     p.add_argument("--place-frames", type=int, default=3,
@@ -73,6 +82,21 @@ def register(cli: Any) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--json", action="store_true", help="print JSON (one object per image)")
     _zone_args(p)
+
+    p = cli.command("install-service", "write systemd units that start the referee and "
+                    "the camera at boot (a Raspberry Pi as an appliance)", _install_service)
+    p.add_argument("--dry-run", action="store_true", help="print the units, write nothing")
+    p.add_argument("--unit-dir", default="/etc/systemd/system", help="where units go")
+    p.add_argument("--env-file", default="/etc/companion/camera.env",
+                   help="the camera's table id and token (written empty, mode 600, if absent)")
+    p.add_argument("--user", help="user the services run as (default: you)")
+    p.add_argument("--port", type=int, default=8000, help="the referee's port")
+    p.add_argument("--preview-port", type=int, default=8765, help="the camera preview's port")
+    p.add_argument("--data-dir", help="the referee's data directory (default: data/ in the "
+                   "project)")
+    p.add_argument("--camera-args", default="--picamera --size full",
+                   help="the camera source for companion watch (default: the Pi camera's "
+                   "full sensor)")
 
     b = cli.bench("cv", "camera pipeline: recall, tracking, false reads, ms per frame, real "
                   "photos", _bench)
@@ -86,6 +110,16 @@ def register(cli: Any) -> None:
     b.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     b.add_argument("--dump", metavar="DIR", help="save the first frame of every scene with a "
                    "card not read within N frames")
+    b.add_argument("--table", type=int, choices=(8,), help="instead: the whole table of an "
+                   "8-player game at 1080p, 4K and the Pi camera's full sensor, in normal and "
+                   "dim light, glare and with a hand, then hands and piles filmed")
+    b.add_argument("--views", default="1080p,4K,Pi 4608,1080p no mat",
+                   help="--table: which views (comma-separated: 1080p, 4K, Pi 4608, "
+                   "1080p no mat)")
+    b.add_argument("--lights", default="normal,dim,glare,hand",
+                   help="--table: which lights (comma-separated)")
+    b.add_argument("--moments", type=int, default=2,
+                   help="--table: films of each moment (hand, pile, taken away; 0: none)")
 
     b = cli.bench("photo", "phone photos of one printed card: read %%, wrong cards, ms per "
                   "photo at 1600x1200 and 12 MP", _bench_photo)

@@ -19,7 +19,6 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 import cv2
@@ -28,6 +27,34 @@ import numpy as np
 from companion import codec
 from companion.errors import ForeignPayload, MalformedPayload, UnknownCard
 from companion.runs import RunBook
+from cv.rectify import (
+    CARD_ASPECT,
+    CODE_MODULES,
+    WARP_H,
+    WARP_PX,
+    WARP_QUIET,
+    WARP_W,
+    CardQuad,
+    Region,
+    _clockwise,
+    _map,
+    _overlap,
+    _width,
+    code_candidates,
+    find_cards,
+    unsharp,
+    upsample_patch,
+    warp_card,
+    warp_code,
+)
+
+# The rectifying helpers moved to ``cv.rectify``; they stay importable from here.
+__all__ = [
+    "CARD_ASPECT", "CODE_MODULES", "DECODERS", "DEFAULT_DECODER", "WARP_H", "WARP_PX",
+    "WARP_QUIET", "WARP_W", "CardQuad", "CardReader", "Code", "Decoder", "PyzbarDecoder",
+    "ReadStats", "Region", "Sighting", "ZxingDecoder", "code_candidates", "find_cards",
+    "make_decoder", "unsharp", "upsample_patch", "warp_card", "warp_code",
+]
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +85,11 @@ class Decoder(ABC):
     def decode(self, image: Image) -> list[Code]:
         """Every QR code found in ``image``."""
 
-    def decode_with_misses(self, image: Image) -> tuple[list[Code], list[tuple[Point, ...]]]:
+    def decode_with_misses(self, image: Image, *, quick: bool = False
+                           ) -> tuple[list[Code], list[tuple[Point, ...]]]:
         """Codes, plus the corners of codes that were located but could not be read
-        (empty when the backend does not report them)."""
+        (empty when the backend does not report them). ``quick``: a cheaper first pass
+        over a whole frame, where the backend has one (the misses are read again)."""
         return self.decode(image), []
 
 
@@ -78,16 +107,23 @@ class ZxingDecoder(Decoder):
 
         self._zx = zxingcpp
         self._format = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+        self._local = zxingcpp.Binarizer.LocalAverage
 
     def decode(self, image: Image) -> list[Code]:
         return self.decode_with_misses(image, misses=False)[0]
 
-    def decode_with_misses(self, image: Image, misses: bool = True
+    def decode_with_misses(self, image: Image, misses: bool = True, *, quick: bool = False
                            ) -> tuple[list[Code], list[tuple[Point, ...]]]:
+        """``quick``: one global threshold for the whole image instead of zxing-cpp's
+        local one: a quarter of the time on a noisy 1080p frame (1.5 instead of 6.7 ms),
+        and 89 % of the codes the local threshold reads there; the rest are read again
+        where they lay in the last frame, in their zone, or as located misses, on small
+        patches with the local threshold (docs/camera.md)."""
+        binarizer = self._zx.Binarizer.GlobalHistogram if quick else self._local
         try:
             found = self._zx.read_barcodes(image, formats=self._format, try_rotate=False,
                                            try_downscale=False, try_invert=False,
-                                           return_errors=misses)
+                                           return_errors=misses, binarizer=binarizer)
         except Exception as exc:  # a decoder must not take the camera loop down
             log.warning("zxing-cpp failed on a %s image: %s", image.shape, exc)
             return [], []
@@ -149,196 +185,6 @@ def make_decoder(name: str = DEFAULT_DECODER) -> Decoder:
     return DECODERS[name]()
 
 
-def _clockwise(pts: Sequence[Point]) -> list[Point]:
-    """Four points ordered clockwise (in image coordinates) from the top-left-most."""
-    cx = sum(p[0] for p in pts) / len(pts)
-    cy = sum(p[1] for p in pts) / len(pts)
-    ordered = sorted(pts, key=lambda p: float(np.arctan2(p[1] - cy, p[0] - cx)))
-    start = min(range(len(ordered)), key=lambda i: ordered[i][0] + ordered[i][1])
-    return ordered[start:] + ordered[:start]
-
-
-# --- the card finder -----------------------------------------------------------------
-
-CARD_ASPECT = 88.0 / 63.0
-WARP_W, WARP_H = 252, 352  # 4 px per mm of a 63 x 88 mm card: a 32 mm QR gets 6 px modules
-
-
-@dataclass(frozen=True)
-class CardQuad:
-    """A card-shaped bright region: its corners in image pixels, clockwise."""
-
-    corners: tuple[Point, ...]
-
-    @property
-    def centre(self) -> Point:
-        return (sum(p[0] for p in self.corners) / 4, sum(p[1] for p in self.corners) / 4)
-
-    def contains(self, pt: Point) -> bool:
-        poly = np.array(self.corners, dtype=np.float32)
-        return bool(cv2.pointPolygonTest(poly, (float(pt[0]), float(pt[1])), False) >= 0)
-
-
-def find_cards(gray: Image, min_width: float = 30.0, max_width: float = 600.0) -> list[CardQuad]:
-    """White card-shaped regions of a greyscale frame (cards on a darker table).
-
-    Half resolution, adaptive mean threshold above the local mean, closing, external
-    contours filtered by size, solidity and aspect (cv-baseline section 3: 559/560 cards
-    found at 0.4 ms per 720p frame).
-    """
-    small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
-                       interpolation=cv2.INTER_AREA)
-    block = max(31, (int(small.shape[0] * 0.35) // 2) * 2 + 1)
-    mask = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY,
-                                 block, -12)
-    # Opening removes thin bright lines (the mat's zone outlines) that would otherwise
-    # enclose the cards; closing fills the code's dark modules.
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    quads = []
-    lo = (min_width / 2) ** 2 * CARD_ASPECT * 0.5
-    hi = (max_width / 2) ** 2 * CARD_ASPECT * 1.5
-    for c in contours:
-        area = cv2.contourArea(c)
-        if not lo <= area <= hi:
-            continue
-        hull = cv2.convexHull(c)
-        hull_area = cv2.contourArea(hull)
-        if hull_area <= 0 or area / hull_area < 0.85:
-            continue
-        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-        if len(approx) == 4:
-            pts = approx.reshape(4, 2).astype(np.float64)
-        else:
-            pts = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
-        sides = [float(np.hypot(*(pts[i] - pts[(i + 1) % 4]))) for i in range(4)]
-        short, long_ = min(sides), max(sides)
-        if short <= 0 or long_ / short > 2.4:
-            continue
-        quads.append(CardQuad(tuple(_clockwise([(2 * x, 2 * y) for x, y in pts]))))
-    return quads
-
-
-def warp_card(gray: Image, quad: CardQuad) -> tuple[Image, Image]:
-    """The card warped upright to ``WARP_W x WARP_H`` and the homography back to the frame."""
-    pts = list(quad.corners)
-    # Start at a corner followed by a short side, so the card comes out portrait.
-    d01 = np.hypot(pts[1][0] - pts[0][0], pts[1][1] - pts[0][1])
-    d12 = np.hypot(pts[2][0] - pts[1][0], pts[2][1] - pts[1][1])
-    if d01 > d12:
-        pts = pts[1:] + pts[:1]
-    src = np.array(pts, dtype=np.float32)
-    dst = np.array([(0, 0), (WARP_W, 0), (WARP_W, WARP_H), (0, WARP_H)], dtype=np.float32)
-    h = cv2.getPerspectiveTransform(src, dst)
-    warped = cv2.warpPerspective(gray, h, (WARP_W, WARP_H), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
-    return warped, np.linalg.inv(h)
-
-
-CODE_MODULES = 21  # version 1
-WARP_PX = 6  # pixels per module in a re-read code
-WARP_QUIET = 2  # modules of margin kept around it
-
-
-_KERNELS: dict[float, Image] = {}
-
-
-def unsharp(image: Image, sigma: float, amount: float = 1.5) -> Image:
-    """``image`` sharpened by an unsharp mask: ``(1 + amount) * image - amount * blur``.
-
-    For the wide blur of a re-read code (sigma 4.8 px) the Gaussian is a separable filter
-    with a cached kernel (``cv2.sepFilter2D``): the image of ``cv2.GaussianBlur`` within
-    two grey levels after sharpening, at a fifth of its time (0.1 instead of 0.5 ms on one
-    core). Narrow blurs (zone patches, sigma 2) keep ``cv2.GaussianBlur``: there the faster
-    filter saved 0.2 ms but its grey-level differences lost one borderline zone read in
-    2000 cards of the bench (seed 2), and the sharpened zone read is rare.
-    """
-    if sigma < 3.0:
-        soft = cv2.GaussianBlur(image, (0, 0), sigma)
-        return cv2.addWeighted(image, 1 + amount, soft, -amount, 0)
-    kernel = _KERNELS.get(sigma)
-    if kernel is None:
-        kernel = cv2.getGaussianKernel(2 * round(3 * sigma) + 1, sigma)
-        _KERNELS[sigma] = kernel
-    soft = cv2.sepFilter2D(image, -1, kernel, kernel)
-    return cv2.addWeighted(image, 1 + amount, soft, -amount, 0)
-
-
-def warp_code(gray: Image, corners: Sequence[Point], px: int = WARP_PX,
-              quiet: int = WARP_QUIET) -> tuple[Image, Image]:
-    """A located but unread code warped square at ``px`` pixels per module, sharpened,
-    and the homography back to the frame.
-
-    Sharpening (unsharp mask) undoes some of the camera's blur; on 720p scenes with blur
-    sigma 1 px it recovered 31 of 73 codes zxing-cpp had located but not read, against 27
-    without it (cv/bench.py, docs/camera.md).
-    """
-    n = CODE_MODULES
-    side = (n + 2 * quiet) * px
-    a, b = quiet * px, (quiet + n) * px
-    dst = np.array([(a, a), (b, a), (b, b), (a, b)], dtype=np.float32)
-    h = cv2.getPerspectiveTransform(np.array(corners, dtype=np.float32), dst)
-    warped = cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_CUBIC,
-                                 borderMode=cv2.BORDER_REPLICATE)
-    return unsharp(warped, px * 0.8), np.linalg.inv(h)
-
-
-def _map(h: Image, pts: Sequence[Point]) -> tuple[Point, ...]:
-    arr = cv2.perspectiveTransform(np.array([pts], dtype=np.float64), h)[0]
-    return tuple((float(x), float(y)) for x, y in arr)
-
-
-@dataclass(frozen=True)
-class Region:
-    """A part of the table to search again, rectified: image -> patch homography, patch
-    size, the region's outline in the image, and the grey spread below which it is empty."""
-
-    to_patch: Image
-    size: tuple[int, int]
-    outline: tuple[Point, ...]
-    min_std: float = 12.0
-    multi: bool = False  # holds several cards (a Locus row, the lot): always searched
-
-    @cached_property
-    def to_image(self) -> Image:
-        """Patch -> image homography."""
-        return np.linalg.inv(self.to_patch)
-
-    @cached_property
-    def thumb_size(self) -> tuple[int, int]:
-        """A 1/6-scale thumbnail, to see cheaply whether the region is empty paper."""
-        return (max(4, self.size[0] // 6), max(4, self.size[1] // 6))
-
-    @cached_property
-    def to_thumb(self) -> Image:
-        return np.diag([1 / 6, 1 / 6, 1.0]) @ self.to_patch
-
-    def contains(self, pt: Point) -> bool:
-        poly = np.array(self.outline, dtype=np.float32)
-        return bool(cv2.pointPolygonTest(poly, (float(pt[0]), float(pt[1])), False) >= 0)
-
-
-def _width(corners: Sequence[Point]) -> float:
-    """The mean side of a quadrilateral."""
-    n = len(corners)
-    return sum(float(np.hypot(corners[i][0] - corners[(i + 1) % n][0],
-                              corners[i][1] - corners[(i + 1) % n][1])) for i in range(n)) / n
-
-
-def _inside(pt: Point, poly: Sequence[Point]) -> bool:
-    return bool(cv2.pointPolygonTest(np.array(poly, dtype=np.float32),
-                                     (float(pt[0]), float(pt[1])), False) >= 0)
-
-
-def _overlap(a: Sequence[Point], b: Sequence[Point]) -> bool:
-    """Whether two code outlines are one code: centres within 10 px, or the centre of
-    one inside the other."""
-    ca = (sum(p[0] for p in a) / len(a), sum(p[1] for p in a) / len(a))
-    cb = (sum(p[0] for p in b) / len(b), sum(p[1] for p in b) / len(b))
-    return _near(a, b) or _inside(ca, b) or _inside(cb, a)
-
-
 def _window(found: Sequence[Code], size: tuple[int, int]) -> tuple[int, int, int, int]:
     """The box around codes (patch pixels) with a fifth of their width as margin (about
     four modules of a version 1 code, more than its quiet zone), clipped to the patch."""
@@ -350,10 +196,8 @@ def _window(found: Sequence[Code], size: tuple[int, int]) -> tuple[int, int, int
     return x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)
 
 
-def _near(a: Sequence[Point], b: Sequence[Point]) -> bool:
-    ca = (sum(p[0] for p in a) / len(a), sum(p[1] for p in a) / len(a))
-    cb = (sum(p[0] for p in b) / len(b), sum(p[1] for p in b) / len(b))
-    return bool(np.hypot(ca[0] - cb[0], ca[1] - cb[1]) < 10)
+LOCATE_MAX_WIDTH = 2000  # wider frames are first read at half size (CardReader._locate)
+DIM_GREY = 150  # white paper darker than this (90th percentile of the frame): dim light
 
 
 # --- cards ---------------------------------------------------------------------------
@@ -393,6 +237,10 @@ class ReadStats:
     region_retries: int = 0  # zones without a code, rectified and tried again
     region_hits: int = 0
     region_window_hits: int = 0  # read in the window around the zone's last code
+    history_retries: int = 0  # codes read in the last frame, not yet in this one, re-read there
+    history_hits: int = 0
+    candidate_retries: int = 0  # busy patches of the frame, upsampled and read
+    candidate_hits: int = 0
 
 
 class CardReader:
@@ -403,10 +251,12 @@ class CardReader:
     """
 
     def __init__(self, decoder: Decoder | None = None, *, runbook: RunBook | None = None,
-                 game_code: str | None = None, use_finder: bool | None = None) -> None:
+                 game_code: str | None = None, use_finder: bool | None = None,
+                 find_candidates: bool = True) -> None:
         self.decoder = decoder or make_decoder()
         self.BARREN_AFTER = 3  # failed warps at one spot before it is skipped
         self.BARREN_RETRY = 15  # frames between retries of such a spot
+        self.CANDIDATES_PER_FRAME = 3
         self.runbook = runbook
         self.game_code = game_code
         # The card finder needs cards lighter than the table; the printed mat is white, so
@@ -415,6 +265,11 @@ class CardReader:
                            if use_finder is None else use_finder)
         # region outline -> window (patch pixels) where it gave a code in the last frame
         self._hints: dict[tuple[Point, ...], tuple[int, int, int, int]] = {}
+        self.find_candidates = find_candidates
+        # The whole-frame pass with a global threshold: None decides per frame (dim).
+        self.quick_first: bool | None = None
+        self._history: list[Code] = []  # the cards read in the last frame
+        self._fruitless: dict[tuple[Point, ...], int] = {}  # zone -> searches in vain
         self.stats = ReadStats()
         self._logged: set[str] = set()
         self._verdicts: dict[str, tuple[tuple[str, str, str] | None, str, str]] = {}
@@ -477,13 +332,23 @@ class CardReader:
         changes the cost, not what can be read.
         """
         hints: dict[tuple[Point, ...], tuple[int, int, int, int]] = {}
+        if len(self._fruitless) > 256:  # zones of poses long gone
+            self._fruitless.clear()
+        centres = [c.centre for c in codes]
         for region in regions:
-            if not region.multi and any(region.contains(c.centre) for c in codes):
+            if not region.multi and any(region.contains(c) for c in centres):
                 continue
             # An empty zone is flat paper: look at it at 1/6 scale first, skip it if flat.
             thumb = cv2.warpPerspective(gray, region.to_thumb, region.thumb_size,
                                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
             if float(thumb.std()) < region.min_std:
+                self._fruitless.pop(region.outline, None)
+                continue
+            # A zone searched in vain twice running (a hand over it, a card face down) is
+            # searched every third frame only until it gives a code or turns flat again:
+            # on the bench a hand cost 1-2 ms a frame this way for nothing.
+            misses = self._fruitless.get(region.outline, 0)
+            if misses >= 2 and self.stats.frames % 3:
                 continue
             self.stats.region_retries += 1
             found: list[Code] = []
@@ -495,9 +360,14 @@ class CardReader:
                 found = self._read_patch(gray, region, (0, 0, *region.size))
             if found:
                 self.stats.region_hits += 1
+                self._fruitless.pop(region.outline, None)
                 if not region.multi:
                     hints[region.outline] = _window(found, region.size)
-            codes.extend(Code(c.text, _map(region.to_image, c.corners)) for c in found)
+            else:
+                self._fruitless[region.outline] = misses + 1
+            new = [Code(c.text, _map(region.to_image, c.corners)) for c in found]
+            codes.extend(new)
+            centres.extend(c.centre for c in new)
         self._hints = hints
 
     def _read_patch(self, gray: Image, region: Region, window: tuple[int, int, int, int]
@@ -512,6 +382,59 @@ class CardReader:
         if not found:
             found = self.decoder.decode(unsharp(patch, 2.0))
         return [Code(c.text, tuple((x + x0, y + y0) for x, y in c.corners)) for c in found]
+
+    def _recall_history(self, gray: Image, codes: list[Code]) -> None:
+        """Codes read in the last frame and not in this one yet are looked for at the same
+        place, warped square at 6 px per module: a card at rest has not moved, and a code
+        read sharp once is read there again even when this frame's noise or light would
+        hide it from the whole-frame pass. Adds to ``codes``."""
+        texts = {c.text for c in codes}
+        for last in self._history:
+            if last.text in texts or any(_overlap(last.corners, c.corners) for c in codes):
+                continue
+            self.stats.history_retries += 1
+            warped, back = warp_code(gray, last.corners)
+            found = [c for c in self.decoder.decode(warped) if c.text == last.text]
+            if found:
+                self.stats.history_hits += 1
+            codes.extend(Code(c.text, _map(back, c.corners)) for c in found[:1])
+
+    def _search_candidates(self, gray: Image, codes: list[Code]) -> None:
+        """Busy patches of the frame the size of a code (``rectify.code_candidates``) that
+        no code was read in: cut out, upsampled to about 6 px per module, sharpened and
+        read. A patch that gave nothing three times is left alone for 15 frames (card
+        text and artwork are busy too). Runs every other frame, at most three patches:
+        finding them costs about 2 ms at 1080p, each read about 0.5 ms. Adds to
+        ``codes``."""
+        frame_no = self.stats.frames
+        widths = [_width(c.corners) for c in codes]
+        todo = []
+        for box in code_candidates(gray, widths):
+            x0, y0, x1, y1 = box
+            if any(x0 <= c.centre[0] <= x1 and y0 <= c.centre[1] <= y1 for c in codes):
+                continue
+            cell = (-1 - (x0 + x1) // 32, (y0 + y1) // 32)  # negative: apart from the finder's
+            failures, last = self._barren.get(cell, (0, -1))
+            if failures >= self.BARREN_AFTER and frame_no - last < self.BARREN_RETRY:
+                continue
+            todo.append((failures, last, box, cell))
+        # A budget per frame, the least tried first: a new code is read within a few
+        # frames, and the tracker's history keeps it cheaply after that.
+        todo.sort(key=lambda item: (item[0], item[1]))
+        for failures, _, box, cell in todo[:self.CANDIDATES_PER_FRAME]:
+            x0, y0 = box[0], box[1]
+            self.stats.candidate_retries += 1
+            patch, scale = upsample_patch(gray, box)
+            found = self.decoder.decode(patch)
+            if not found:
+                found = self.decoder.decode(unsharp(patch, 2.0))
+            if found:
+                self.stats.candidate_hits += 1
+                self._barren.pop(cell, None)
+            else:
+                self._barren[cell] = (failures + 1, frame_no)
+            codes.extend(Code(c.text, tuple((x0 + x / scale, y0 + y / scale)
+                                            for x, y in c.corners)) for c in found)
 
     def _retry_misses(self, gray: Image, misses: Sequence[tuple[Point, ...]],
                       codes: list[Code]) -> None:
@@ -535,6 +458,44 @@ class CardReader:
                 self.stats.code_hits += 1
             codes.extend(Code(c.text, _map(back, c.corners)) for c in found)
 
+    def _locate(self, gray: Image, second_chance: bool = True
+                ) -> tuple[list[Code], list[tuple[Point, ...]]]:
+        """The whole-frame pass: codes read and codes located but not read.
+
+        A frame wider than ``LOCATE_MAX_WIDTH`` (4K, the Pi camera's full sensor) is read
+        at half size: its cards are then as large as at 1080p, most codes read there, and
+        the rest are located for the full-resolution re-reads (``_retry_misses``, the
+        zones), which touch only those pixels. Reading a whole 4K frame took 2-3 times as
+        long for no more cards (docs/camera.md).
+        """
+        quick = self.quick_first
+        if not isinstance(self.decoder, ZxingDecoder) or not second_chance:
+            # Other backends have no cheaper pass; without the mat's zones to search
+            # again, the codes the global threshold misses would stay unread.
+            quick = False
+        elif quick is None:
+            # Dim light: noise then makes zxing-cpp's local threshold slow (6.7 ms a
+            # noisy 1080p frame) for few more codes; in good light it is as quick and
+            # reads more than the global one (docs/camera.md).
+            sample = gray[::32, ::32].ravel()
+            quick = float(np.partition(sample, int(0.9 * (sample.size - 1)))[
+                int(0.9 * (sample.size - 1))]) < DIM_GREY
+        def whole(image: Image) -> tuple[list[Code], list[tuple[Point, ...]]]:
+            if quick:
+                return self.decoder.decode_with_misses(image, quick=True)
+            return self.decoder.decode_with_misses(image)
+
+        if gray.shape[1] <= LOCATE_MAX_WIDTH:
+            return whole(gray)
+        h, w = gray.shape[:2]
+        small = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        codes, misses = whole(small)
+
+        def up(pts: Sequence[Point]) -> tuple[Point, ...]:
+            return tuple((2 * x + 0.5, 2 * y + 0.5) for x, y in pts)
+
+        return [Code(c.text, up(c.corners)) for c in codes], [up(m) for m in misses]
+
     def read(self, frame: Image, regions: Sequence[Region] = ()) -> list[Sighting]:
         """The cards in one frame (BGR or greyscale).
 
@@ -545,11 +506,15 @@ class CardReader:
         if frame is None or frame.size == 0:
             return []
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        codes, misses = self.decoder.decode_with_misses(gray)
+        codes, misses = self._locate(gray, second_chance=bool(regions))
         # Zones first: a located code whose zone gave it is not warped again (reading the
         # located codes first cost more on the bench: more re-reads, few hits).
+        self._recall_history(gray, codes)
         self._search_regions(gray, regions, codes)
         self._retry_misses(gray, misses, codes)
+        if self.find_candidates and not regions and self.stats.frames % 2:
+            # With the mat its zones are searched instead (cards elsewhere are not in play).
+            self._search_candidates(gray, codes)
         quads = find_cards(gray) if self.use_finder else []
         frame_no = self.stats.frames
         for q in quads:
@@ -584,5 +549,6 @@ class CardReader:
                 continue  # the same code found twice (whole frame and a re-read)
             seen.setdefault(c.text, []).append(s)
             out.append(s)
+        self._history = [Code(s.payload, s.corners) for s in out]
         self.stats.cards += len(out)
         return out

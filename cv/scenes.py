@@ -164,6 +164,11 @@ class Look:
     jpeg: int = 75
     shift: tuple[float, float] = (0.0, 0.0)  # sub-pixel camera vibration
     cover: dict[int, float] = field(default_factory=dict)  # card index -> fraction covered
+    # A hand (or forearm) over the table: (x, y, radius) in mat mm, drawn over the cards.
+    hands: tuple[tuple[float, float, float], ...] = ()
+    # Glare from a lamp on glossy sleeves: (x, y, radius) as fractions of the frame width
+    # and height, and its strength (grey levels added at the centre, before clipping).
+    glare: tuple[float, float, float, float] | None = None
 
 
 def card_matrix(card: PlacedCard, face_px_per_mm: float) -> Image:
@@ -185,6 +190,61 @@ def card_corners_mm(card: PlacedCard) -> Image:
                      (tablemat.CARD_WIDTH, tablemat.CARD_HEIGHT), (0, tablemat.CARD_HEIGHT)]],
                    dtype=np.float64)
     out: Image = cv2.perspectiveTransform(pts, m)[0]
+    return out
+
+
+# Where the printed face's code lies on the card (``printables.faces.face_layout(63, 88).qr``:
+# x, y, side in mm); a test checks the two agree.
+CODE_BOX_MM = (11.0, 3.0, 41.0)
+
+
+def code_corners_mm(card: PlacedCard, margin_modules: float = 0.0) -> Image:
+    """The printed code's corners on the mat (mm), grown by ``margin_modules`` modules."""
+    x, y, side = CODE_BOX_MM
+    m = margin_modules * side / 21
+    pts = np.array([[(x - m, y - m), (x + side + m, y - m), (x + side + m, y + side + m),
+                     (x - m, y + side + m)]], dtype=np.float64)
+    out: Image = cv2.perspectiveTransform(pts, card_matrix(card, 1.0))[0]
+    return out
+
+
+def code_visibility(cards: Sequence[PlacedCard]) -> list[str]:
+    """For each card (drawn in order, later ones on top): ``full`` if no later card covers
+    any of its code (finder patterns and one module of quiet zone around), ``hidden`` if
+    later cards cover it all, else ``partial``."""
+    out = []
+    for i, card in enumerate(cards):
+        code = code_corners_mm(card, 1.0).astype(np.float32)
+        # Rasterise at 4 px/mm: overlaps of several cards on top are unioned, not summed.
+        x0, y0 = code.min(axis=0) - 1
+        x1, y1 = code.max(axis=0) + 1
+        size = (int((x1 - x0) * 4) + 1, int((y1 - y0) * 4) + 1)
+        to_px = np.array([[4.0, 0, -x0 * 4], [0, 4.0, -y0 * 4], [0, 0, 1]])
+        code_mask = np.zeros((size[1], size[0]), np.uint8)
+        cv2.fillPoly(code_mask, [project(to_px, code).astype(np.int32)], 255)
+        covered = np.zeros_like(code_mask)
+        for later in cards[i + 1:]:
+            poly = project(to_px, card_corners_mm(later)).astype(np.int32)
+            cv2.fillPoly(covered, [poly], 255)
+        hidden = int(np.count_nonzero(covered & code_mask))
+        total = max(1, int(np.count_nonzero(code_mask)))
+        out.append("full" if hidden == 0 else
+                   "hidden" if hidden >= 0.98 * total else "partial")
+    return out
+
+
+def pile(run: PrintRun, k: int, centre: tuple[float, float], rng: random.Random,
+         offset_mm: float = 30.0) -> list[PlacedCard]:
+    """``k`` cards of ``run`` dropped on a pot: each lands near the last, overlapping it
+    (about ``offset_mm`` apart in a random direction, some turned)."""
+    printed = rng.sample(list(run.cards), k)
+    x, y = centre
+    out = []
+    for pc in printed:
+        out.append(PlacedCard(pc.payload, x, y, rng.uniform(-25, 25) + rng.choice((0, 180))))
+        a = rng.uniform(0, 2 * math.pi)
+        x = min(max(centre[0] + offset_mm * math.cos(a) * rng.uniform(0.4, 1.0), 40), 760)
+        y = min(max(centre[1] + offset_mm * math.sin(a) * rng.uniform(0.4, 1.0), 50), 400)
     return out
 
 
@@ -245,6 +305,8 @@ class SceneRenderer:
             covered = look.cover.get(i, 0.0)
             if covered > 0:
                 _hand(frame, quad, covered, rng)
+        for x, y, r in look.hands:
+            _arm(frame, hs, x, y, r)
         return spoil(frame, look, rng)
 
 
@@ -256,6 +318,24 @@ def _hand(frame: Image, quad: Image, fraction: float, rng: random.Random) -> Non
     centre = c + d * (1.6 - 1.4 * fraction)
     radius = int(np.hypot(*d) * 1.1)
     cv2.circle(frame, (int(centre[0]), int(centre[1])), radius, (120, 150, 200), -1)
+
+
+def _arm(frame: Image, h: Image, x: float, y: float, r: float) -> None:
+    """A hand at (x, y) mm of radius ``r`` mm with its forearm reaching to the near edge,
+    skin-coloured and slightly shaded, in image pixels through ``h``."""
+    outline = []
+    for a in np.linspace(0, 2 * math.pi, 24, endpoint=False):
+        outline.append((x + r * math.cos(a), y + r * 0.8 * math.sin(a)))
+    wrist = r * 0.55
+    outline_arm = [(x - wrist, y), (x + wrist, y), (x + wrist * 1.2, tablemat.MAT_HEIGHT + 200),
+                   (x - wrist * 1.2, tablemat.MAT_HEIGHT + 200)]
+    for poly in (outline_arm, outline):
+        pts = project(h, np.array(poly)).astype(np.int32)
+        cv2.fillPoly(frame, [pts], (105, 135, 185))
+    c = project(h, np.array([[x, y]]))[0]
+    edge = project(h, np.array([[x + r * 0.5, y]]))[0]
+    cv2.circle(frame, (int(c[0]), int(c[1])), max(1, int(abs(edge[0] - c[0]))),
+               (95, 122, 170), -1)
 
 
 _NOISE_PAD = 97
@@ -284,6 +364,15 @@ def spoil(frame: Image, look: Look, rng: random.Random) -> Image:
     light = cv2.resize(look.gain * (1 + look.gradient * t) * (1 - 0.25 * r2), (w, hh),
                        interpolation=cv2.INTER_LINEAR)
     img = frame.astype(np.float32) * light[:, :, None]
+    if look.glare is not None:
+        gx, gy, gr, strength = look.glare
+        cx, cy, rad = gx * w, gy * hh, max(2.0, gr * w)
+        y0, y1 = max(0, int(cy - 3 * rad)), min(hh, int(cy + 3 * rad) + 1)
+        x0, x1 = max(0, int(cx - 3 * rad)), min(w, int(cx + 3 * rad) + 1)
+        if y1 > y0 and x1 > x0:
+            yy2, xx2 = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+            spot = strength * np.exp(-((xx2 - cx) ** 2 + (yy2 - cy) ** 2) / (2 * rad * rad))
+            img[y0:y1, x0:x1] += spot[:, :, None]
     if look.blur > 0.05:
         img = cv2.GaussianBlur(img, (0, 0), look.blur)
     # Sensor noise: a random window of a cached unit-variance field (drawing fresh
@@ -295,6 +384,14 @@ def spoil(frame: Image, look: Look, rng: random.Random) -> Image:
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
     return decoded if decoded is not None else out
+
+
+def jpeg_bytes(frame: Image, quality: int = 90) -> bytes:
+    """``frame`` as a camera's MJPEG frame would arrive (what a 4K webcam sends)."""
+    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError(f"cannot encode a {frame.shape} frame as JPEG")
+    return bytes(buf)
 
 
 def random_cards(run: PrintRun, k: int, game: str, players: int,
@@ -315,22 +412,52 @@ def random_cards(run: PrintRun, k: int, game: str, players: int,
     return cards
 
 
-def random_camera(size: tuple[int, int], rng: random.Random, max_tilt: float = 35.0) -> Image:
-    return camera_homography(size, rng.uniform(0, max_tilt), rng.uniform(0, 360),
-                             rng.uniform(-8, 8))
+def random_camera(size: tuple[int, int], rng: random.Random, max_tilt: float = 35.0,
+                  card_px: tuple[float, float] | None = None) -> Image:
+    """A camera at a random tilt. ``card_px``: a wide view of the whole table instead of
+    the standard position, the camera so far away that a card at the centre of an untilted
+    view is that many pixels wide (drawn uniformly); the far side of a tilted view is
+    smaller still."""
+    tilt, azimuth, roll = rng.uniform(0, max_tilt), rng.uniform(0, 360), rng.uniform(-8, 8)
+    if card_px is None:
+        return camera_homography(size, tilt, azimuth, roll)
+    want = rng.uniform(*card_px)
+    fill = want * tablemat.MAT_WIDTH / (tablemat.CARD_WIDTH * size[0])
+    for _ in range(3):  # the tilt shrinks the view: correct the fill on the centre card
+        h = camera_homography(size, tilt, azimuth, roll, fill=fill)
+        cx, cy = tablemat.MAT_WIDTH / 2, tablemat.MAT_HEIGHT / 2
+        ends = project(h, np.array([[cx - 31.5, cy], [cx + 31.5, cy], [cx, cy - 31.5],
+                                    [cx, cy + 31.5]]))
+        got = (np.hypot(*(ends[1] - ends[0])) + np.hypot(*(ends[3] - ends[2]))) / 2
+        fill *= want / got
+    return camera_homography(size, tilt, azimuth, roll, fill=fill)
 
 
-def random_look(rng: random.Random, max_blur: float = 1.0) -> Look:
-    return Look(blur=rng.uniform(0, max_blur), noise=rng.uniform(2, 6),
+def random_look(rng: random.Random, max_blur: float = 1.0, light: str = "normal") -> Look:
+    """A random way of spoiling a frame. ``light``: ``normal`` (gain 0.6-1.1, noise 2-6),
+    ``dim`` (35-60 % exposure, noise sigma 5-9) or ``glare`` (a lamp's reflection, up to
+    white, over a random part of the table)."""
+    look = Look(blur=rng.uniform(0, max_blur), noise=rng.uniform(2, 6),
                 gain=rng.uniform(0.6, 1.1), gradient=rng.uniform(0, 0.5),
                 gradient_angle=rng.uniform(0, 360), jpeg=rng.randrange(70, 90))
+    if light == "dim":
+        look.gain, look.noise = rng.uniform(0.35, 0.6), rng.uniform(5, 9)
+    elif light == "glare":
+        # Up to 200 grey levels at the core: a code there keeps a little contrast (its dark
+        # modules at about 230 against white); a stronger lamp erases it for any reader.
+        look.glare = (rng.uniform(0.25, 0.75), rng.uniform(0.25, 0.75), rng.uniform(0.03, 0.08),
+                      rng.uniform(80, 200))
+    elif light != "normal":
+        raise ValueError(f"no light {light!r}; choose normal, dim or glare")
+    return look
 
 
 def jitter(look: Look, rng: random.Random) -> Look:
     """The next frame of a still scene: new noise, a sub-pixel shake, flicker."""
     return Look(blur=look.blur, noise=look.noise, gain=look.gain * rng.uniform(0.97, 1.03),
                 gradient=look.gradient, gradient_angle=look.gradient_angle, jpeg=look.jpeg,
-                shift=(rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5)), cover=dict(look.cover))
+                shift=(rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5)), cover=dict(look.cover),
+                hands=look.hands, glare=look.glare)
 
 
 # --- faces from the project's own printed PDF ------------------------------------------

@@ -5,7 +5,10 @@ sightings (misses in between are allowed, within ``window_s``) in the same zone 
 stopped moving (its centre moved less than ``still_px`` between those sightings). That
 placement yields exactly one ``placed`` event with a fresh ``scan_id``, however long the
 card lies there. A placed card is **removed** after it has been absent for
-``remove_after_s`` seconds (a hand over it for less than that changes nothing); if it
+``remove_after_s`` seconds (a hand over it for less than that changes nothing); with a
+bare-place check (``cv.cover``: the mat's paper showing where its code lay, given with
+each frame) only after its place has been seen bare for that long, so a card under a hand
+for many seconds, or under the next card of a pile, is never reported removed. If it
 settles in another zone it is removed from the old one and placed in the new one. A card
 seen at two places in one frame (two copies of one code: a photocopy, another table's
 print) gives one ``conflict`` event and is not advanced until it is seen once again.
@@ -83,6 +86,8 @@ class Track:
     last_seq: int = 0
     conflict: bool = False
     corners: tuple[Point, ...] = ()
+    code: tuple[Point, ...] = ()  # the code's corners when last read
+    bare_since: float | None = None  # first frame time of the place seen bare, unread
 
     @property
     def centre(self) -> Point:
@@ -122,8 +127,13 @@ class Tracker:
                 return False, None
         return True, zone
 
-    def update(self, seq: int, t: float, sightings: Sequence[Sighting]) -> list[TrackEvent]:
-        """Feed one frame's sightings (``t`` in seconds); returns what happened."""
+    def update(self, seq: int, t: float, sightings: Sequence[Sighting],
+               bare: Callable[[tuple[Point, ...]], bool] | None = None) -> list[TrackEvent]:
+        """Feed one frame's sightings (``t`` in seconds); returns what happened.
+
+        ``bare`` (``cv.cover.BareCheck``) tells from the frame whether a code's place
+        shows bare mat; without it a placed card is removed on absence alone.
+        """
         cfg = self.config
         events: list[TrackEvent] = []
         by_serial: dict[str, list[Sighting]] = {}
@@ -150,6 +160,7 @@ class Tracker:
             track.seen.append(_Seen(seq, t, s.centre, zone))
             track.last_t, track.last_seq = t, seq
             track.corners = s.card.corners if s.card is not None else s.corners
+            track.code, track.bare_since = s.corners, None
             still, settled = self._settled(track)
             if not still or (settled is None and self.require_zone):
                 continue
@@ -162,6 +173,17 @@ class Tracker:
             events.append(self._event("placed", track, seq, t))
         for serial in list(self.tracks):
             track = self.tracks[serial]
+            if track.last_t == t:
+                continue
+            if track.state == "placed" and bare is not None:
+                # Covered, not gone, until the place itself is seen bare for long enough.
+                if not bare(track.code):
+                    track.bare_since = None
+                    continue
+                if track.bare_since is None:
+                    track.bare_since = t
+                if t - track.bare_since < cfg.remove_after_s:
+                    continue
             if t - track.last_t >= cfg.remove_after_s:
                 if track.state == "placed":
                     events.append(self._event("removed", track, seq, t, "gone"))

@@ -22,8 +22,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from cv.cover import BareCheck
 from cv.detect import CardReader
 from cv.sender import Outbox, Outcome, Scan
+from cv.sight import Sight, describe, judge
 from cv.sources import Frame, FrameSource
 from cv.tracker import Tracker, TrackEvent
 from cv.zones import Calibrator, MatLocator, MatZones, ZoneMap
@@ -75,6 +77,9 @@ class Watcher:
         self.on_scan = on_scan
         self.calibrator = calibrator
         self.on_prompt: Callable[[str], None] | None = None  # calibration: what to do next
+        # Whether the camera sees well enough, in words; said again whenever it changes.
+        self.on_advice: Callable[[str], None] | None = None
+        self.sight: Sight | None = None
         self.locate_every = locate_every
         self.tracker.zone_of = self._zone_of
         self.tracker.require_zone = zones is not None or locator is not None
@@ -123,11 +128,14 @@ class Watcher:
             pose = self.locator.locate(frame.image, hint)
             if pose is not None:
                 self.zones = MatZones(pose, self.game, self.players)
+                self._judge_sight(frame.image, pose.to_mat)
             elif hint is not None:
                 self.mat_lost += 1  # keep the last pose: a hand over a marker is common
         regions = self.zones.regions() if isinstance(self.zones, MatZones) else ()
         sightings = self.reader.read(frame.image, regions)
-        events = self.tracker.update(frame.seq, frame.t, sightings)
+        bare = (BareCheck(frame.image, self.zones.pose.to_mat)
+                if isinstance(self.zones, MatZones) else None)
+        events = self.tracker.update(frame.seq, frame.t, sightings, bare)
         for e in events:
             if e.kind == "conflict":
                 log.warning("%s", e.detail)
@@ -163,6 +171,22 @@ class Watcher:
             self.ms.append((time.perf_counter() - start) * 1000)
         return events
 
+    def _judge_sight(self, image: Image, to_mat: Image) -> None:
+        """Scale and light from the mat (``cv.sight``); tell the user when it changes."""
+        if not (self.game and self.players):
+            return
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        sight = judge(gray, to_mat, self.game, self.players)
+        before = self.sight.problems if self.sight is not None else None
+        with self._lock:
+            self.sight = sight
+        if sight.problems != before and (sight.problems or before):
+            text = describe(sight.problems)
+            if sight.problems:
+                log.warning("camera: %s", text)
+            if self.on_advice is not None:
+                self.on_advice(text)
+
     def run(self, source: FrameSource, stop: threading.Event | None = None,
             max_frames: int | None = None) -> int:
         """Process frames until the source ends, ``stop`` is set, or ``max_frames``."""
@@ -189,6 +213,7 @@ class Watcher:
             notice = self.notice
             recent = list(self.events)[-10:]
             views = list(self._cards)
+            sight = self.sight
         cards = [{"serial": t.serial, "face": t.face, "state": t.state, "zone": t.zone,
                   "centre": [round(t.centre[0]), round(t.centre[1])], "conflict": t.conflict}
                  for t in views]
@@ -204,6 +229,7 @@ class Watcher:
             "notice": ({"text": notice.text, "refused": notice.refused, "at": notice.at}
                        if notice else None),
         }
+        out["sight"] = sight.as_dict() if sight is not None else None
         if self.outbox is not None:
             out["sending"] = self.outbox.status
         if self.calibrator is not None:
@@ -216,6 +242,7 @@ class Watcher:
             frame = self._last
             notice = self.notice
             views = list(self._cards)
+            sight = self.sight
         img: Image
         if frame is None:
             img = np.full((360, 640, 3), 40, np.uint8)
@@ -226,6 +253,8 @@ class Watcher:
             if self.locator is not None and self.zones is None:
                 cv2.putText(img, "looking for the mat's four corner markers...",
                             (20, img.shape[0] - 20), cv2.FONT_HERSHEY_SIMPLEX, 0.8, RED, 2)
+            elif sight is not None and sight.problems:
+                _footer(img, sight.problems)
         if img.shape[1] > width:
             img = cv2.resize(img, (width, round(img.shape[0] * width / img.shape[1])),
                              interpolation=cv2.INTER_AREA)
@@ -265,13 +294,25 @@ def annotate(image: Image, zones: ZoneMap | None, tracks: list[CardView],
     return img
 
 
+def _footer(img: Image, lines: tuple[str, ...]) -> None:
+    """The camera's own problems (``cv.sight``) in a red band at the bottom of ``img``."""
+    scale = max(1.0, img.shape[1] / 1280)
+    step = round(30 * scale)
+    top = img.shape[0] - step * len(lines) - round(8 * scale)
+    cv2.rectangle(img, (0, top), (img.shape[1], img.shape[0]), (0, 0, 150), -1)
+    for i, line in enumerate(lines):
+        cv2.putText(img, line[:110], (10, top + step * (i + 1) - round(8 * scale)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, WHITE, max(1, round(scale)))
+
+
 _PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Table camera</title><style>body{font-family:sans-serif;margin:1em;background:#222;
 color:#eee}img{max-width:100%}pre{white-space:pre-wrap}</style></head><body>
 <h1>Table camera</h1><img id="f" src="frame.jpg" alt="annotated camera view">
-<p id="n"></p><pre id="s"></pre><script>
+<p id="a" style="color:#f88;font-size:1.3em"></p><p id="n"></p><pre id="s"></pre><script>
 async function tick(){try{const r=await fetch('status.json');const s=await r.json();
+document.getElementById('a').textContent=s.sight?s.sight.problems.join('. '):'';
 document.getElementById('n').textContent=s.notice?s.notice.text:'';
 document.getElementById('s').textContent=JSON.stringify(s,null,1);}catch(e){}
 document.getElementById('f').src='frame.jpg?'+Date.now();}

@@ -1,0 +1,111 @@
+"""Whether a placed card that is no longer read has gone or is only covered.
+
+A hand reaching over the table, a card dropped on top of another in a pile, a lamp's glare:
+each hides a code without the card leaving. The tracker therefore counts a placed card as
+removed only after its place has been seen **bare** for a while: the printed mat's paper
+showing where the code lay. A hand (skin is far darker than white paper), another card's
+face (its code, its coloured band and text) or a deep shadow is not bare, so the clock
+does not run.
+
+The paper's brightness is measured each time at points of the mat around the spot (a ring
+of 16 points 90 mm away, the brightest of them): the light over a table is uneven and
+changes, and an arm covers at most a sector of the ring. Without the mat there is nothing
+to compare with, and the tracker falls back on time alone (``Tracker``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion import tablemat
+
+Point = tuple[float, float]
+Image = np.ndarray[Any, Any]
+
+RING_MM = 90.0  # far enough that a card lying beside the spot leaves most of the ring
+RING_POINTS = 16
+PAPER_BAND = (0.80, 1.25)  # a pixel within these fractions of the paper level is paper
+BARE_FRACTION = 0.85  # this much of the spot must be paper (zone outlines, text: the rest)
+
+
+def _mat_ring(centre_mm: Point) -> list[Point]:
+    cx, cy = centre_mm
+    pts = []
+    for i in range(RING_POINTS):
+        a = 2 * math.pi * i / RING_POINTS
+        x, y = cx + RING_MM * math.cos(a), cy + RING_MM * math.sin(a)
+        if tablemat.on_mat(x, y):
+            pts.append((x, y))
+    return pts
+
+
+def paper_level(gray: Image, to_image: Image, centre_mm: Point) -> float | None:
+    """The mat's paper brightness near ``centre_mm`` (the 90th percentile of a ring of
+    points around it, each the mean of a 3x3 pixel patch), or ``None`` if no ring point
+    lies in the frame."""
+    ring = _mat_ring(centre_mm)
+    if not ring:
+        return None
+    pts = cv2.perspectiveTransform(np.array([ring], dtype=np.float64), to_image)[0]
+    h, w = gray.shape[:2]
+    levels = []
+    for x, y in pts:
+        xi, yi = int(x + 0.5), int(y + 0.5)
+        if 1 <= xi < w - 1 and 1 <= yi < h - 1:
+            levels.append(float(gray[yi - 1:yi + 2, xi - 1:xi + 2].mean()))
+    if not levels:
+        return None
+    return float(np.percentile(levels, 90))
+
+
+def looks_bare(gray: Image, corners: Sequence[Point], paper: float) -> bool:
+    """Whether the code's place (``corners`` in image pixels, shrunk to its middle) shows
+    the mat's paper: at least 85 % of its pixels within 0.8-1.25 of ``paper``."""
+    if paper <= 8:  # a black frame: nothing can be told
+        return False
+    pts = np.array(corners, dtype=np.float64)
+    centre = pts.mean(axis=0)
+    inner = centre + (pts - centre) * 0.8
+    h, w = gray.shape[:2]
+    x0, y0 = (int(v) for v in np.maximum(inner.min(axis=0), 0))
+    x1, y1 = int(min(w, inner[:, 0].max() + 1)), int(min(h, inner[:, 1].max() + 1))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return False
+    patch = gray[y0:y1, x0:x1]
+    step = max(1, min(patch.shape[:2]) // 24)  # about 24 x 24 samples are plenty
+    sample = patch[::step, ::step].astype(np.float32)
+    lo, hi = PAPER_BAND[0] * paper, PAPER_BAND[1] * paper
+    share = float(np.count_nonzero((sample >= lo) & (sample <= hi))) / sample.size
+    return share >= BARE_FRACTION
+
+
+class BareCheck:
+    """``check(corners)`` for one frame (BGR or grey) and mat pose (image px -> mat mm):
+    is the place bare mat? The frame is made grey only if a place is asked about."""
+
+    def __init__(self, frame: Image, to_mat: Image) -> None:
+        self.frame = frame
+        self.to_mat = to_mat
+        self.to_image = np.linalg.inv(to_mat)
+        self._gray: Image | None = None
+
+    @property
+    def gray(self) -> Image:
+        if self._gray is None:
+            f = self.frame
+            self._gray = cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) if f.ndim == 3 else f
+        return self._gray
+
+    def __call__(self, corners: Sequence[Point]) -> bool:
+        if len(corners) < 3:
+            return False
+        pts = np.array(corners, dtype=np.float64)
+        c = pts.mean(axis=0)
+        x, y = cv2.perspectiveTransform(np.array([[c]], dtype=np.float64), self.to_mat)[0, 0]
+        paper = paper_level(self.gray, self.to_image, (float(x), float(y)))
+        return paper is not None and looks_bare(self.gray, corners, paper)
