@@ -8,6 +8,7 @@ cannot use.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 from typing import Any
@@ -187,14 +188,26 @@ def test_c7_what_a_phone_is_offered_it_may_send_as_itself(seed: int, players: in
                 if "why" in a or any(f["kind"] != "choice" for f in a["fields"]):
                     continue
                 assert a["seat"] == x
-                firsts = {f["name"]: f["choices"][0]["value"] for f in a["fields"]}
-                bodies = [{"type": a["type"], "seat": x, **firsts}]
                 if a["type"] == "result":
-                    bodies = [{"type": "result", "seat": x, "outcome": c["value"]}
-                              for c in a["fields"][0]["choices"]]
-                for body in bodies:
-                    RULES.apply(s, body)  # raises if refused
+                    for c in a["fields"][0]["choices"]:
+                        RULES.apply(s, {"type": "result", "seat": x, "outcome": c["value"]})
+                        checked += 1
+                    continue
+                # Fields may depend on each other (an attack's target must be in the chosen
+                # weapon's range, MR-7): some combination of the offered choices is accepted.
+                combos = itertools.islice(itertools.product(
+                    *[[(f["name"], c["value"]) for c in f["choices"]] for f in a["fields"]]), 200)
+                errors = []
+                for combo in combos:
+                    try:
+                        RULES.apply(s, {"type": a["type"], "seat": x, **dict(combo)})
+                    except CompanionError as exc:
+                        errors.append(str(exc))
+                        continue
                     checked += 1
+                    break
+                else:
+                    raise AssertionError(f"no offered {a['type']} is accepted: {errors[:3]}")
         event = RULES.chance(s, rng) or RULES.random_play(s, rng)
         if event is None:
             break
