@@ -190,8 +190,12 @@ def print_demo(app: Any, base: str) -> None:
     host = table.config["host_token"]
     print(f"  Referee page (host):     {root}/t/{table.id}/referee?token={host}")
     print(f"  Camera token:            {table.config['camera_token']}")
-    print(f"  Phone as camera (https): {root}/t/{table.id}/camera?token="
-          f"{table.config['camera_token']}")
+    cam = f"{root}/t/{table.id}/camera?token={table.config['camera_token']}"
+    if root.startswith("https:"):
+        print(f"  Phone as camera:         {cam}")
+    else:  # live video in a browser needs a secure context
+        print("  Phone as camera:         start with --tls for live video (Scan my card "
+              "works on http)")
     print(f"  Camera:                  companion watch --camera 0 --server {root} "
           f"--table {table.id} --token {table.config['camera_token']} "
           f"--game {table.game} --players {len(table.players)}")
