@@ -7,8 +7,9 @@ import {notice} from "./api.js";
 const STANDINGS = {
   wuxing: (v) => (v.players || []).map((p) => [p.name, count(p.cards ?? 0, "card"), p.cards ?? 0]),
   godnum: (v) => (v.seats || []).map((p) => [p.name, p.eliminated ? "out" : `karma ${p.karma}`, p.eliminated ? -1000 : -(p.karma || 0)]),
-  shrine: (v) => Object.entries(v.influence || {}).map(([s, x]) => [C.players[Number(s) - 1],
-    count(x.points, "point") + ((x.groups || []).length ? " · " + x.groups.map((g) => `${g.kind} ${g.points}`).join(", ") : ""), x.points]),
+  // The engine's final standings (SK-10), each with its influence groups.
+  shrine: (v) => (v.final || []).map((x) => [x.name, count(x.influence, "point") + " · " + count(x.oinks, "Oink") +
+    ((x.groups || []).length ? " · " + x.groups.map((g) => `${g.kind} ${g.points}`).join(", ") : ""), x.influence * 1000 + x.oinks]),
   mountains: (v) => (v.players || []).map((p) => [p.name, p.alive === false ? "out" : `${p.hp} HP`, p.alive === false ? -1000 : p.hp]),
   gemcomplete: (v) => (v.seats || []).map((p) => [p.name, count((p.locus || []).filter((c) => c.gem).length, "gem"), (p.locus || []).filter((c) => c.gem).length]),
 };
