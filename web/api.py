@@ -63,11 +63,15 @@ def status_of(exc: errors.CompanionError) -> int:
     return 400
 
 
-def refusal(exc: errors.CompanionError, table: Table | None = None) -> Response:
+def refusal(exc: errors.CompanionError, table: Table | None = None,
+            viewer: Viewer | None = None) -> Response:
     """The JSON answer to a refused request: the error's own words, its code, its ruling
     and the table's (public) version; nothing else, so it reveals no more than the engine
-    chose to say (C-7)."""
-    body: dict[str, Any] = {"error": str(exc), "code": exc.code}
+    chose to say (C-7). ``error`` is the plain sentence (C-8: no ruling id for players, the
+    camera or an unknown caller); the referee reads the full message; ``rule`` carries the
+    id for the page's "why?"."""
+    text = str(exc) if viewer is not None and viewer.role == "host" else exc.plain
+    body: dict[str, Any] = {"error": text, "code": exc.code}
     if exc.rule:
         body["rule"] = exc.rule
     if table is not None:
@@ -361,7 +365,7 @@ def scan(table_id: str) -> Response:
     try:
         data = body(SCAN_FIELDS)
     except errors.CompanionError as exc:
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     return play_scan(table, viewer, data)
 
 
@@ -420,7 +424,7 @@ def play_scan(table: Table, viewer: Viewer, data: dict[str, Any]) -> Response:
                          version=data.get("version"), scan_id=key, respond=respond)
     except errors.CompanionError as exc:
         services(current_app).broker.publish(table.id, table.version)  # pages show refusals
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     return changed(table, respond(new), viewer)
 
 
@@ -449,7 +453,7 @@ def action(table_id: str) -> Response:
                          version=data.get("version"))
     except errors.CompanionError as exc:
         services(current_app).broker.publish(table.id, table.version)  # pages show refusals
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     extra: dict[str, Any] = {"ruling": new[0].ruling if new else ""}
     if viewer.role == "host":  # the events as logged; a seat reads its own view instead
         extra["events"] = [r.body for r in new]
@@ -463,7 +467,7 @@ def undo(table_id: str) -> Response:
         data = body(UNDO_FIELDS)
         rec = table.undo(services(current_app).store, viewer, version=data.get("version"))
     except errors.CompanionError as exc:
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     return changed(table, {"undone": rec.body["said"]["host"], "voided": rec.body["voids"]})
 
 
@@ -475,7 +479,7 @@ def timer(table_id: str) -> Response:
         table.set_timer(services(current_app).store, data.get("seconds"), viewer,
                         version=data.get("version"))
     except errors.CompanionError as exc:
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     return changed(table, {"timer": table.timer()})
 
 

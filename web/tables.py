@@ -253,7 +253,7 @@ class Table:
             return r
         out = {k: r[k] for k in ("who", "seat", "type", "rule", "code")}
         if viewer.role == "seat" and viewer.who == r["who"]:
-            out["error"] = r["error"]
+            out["error"] = r["plain"]  # C-8: the ruling id is in ``rule``, for "why?"
         return out
 
     def _note_refusal(self, event: Mapping[str, Any], viewer: Viewer,
@@ -264,6 +264,7 @@ class Table:
         self.refusal = {"version": self.version, "who": viewer.who,
                         "seat": seat if isinstance(seat, int) else None,
                         "type": str(event.get("type"))[:40], "error": str(exc)[:400],
+                        "plain": exc.plain[:400],
                         "code": exc.code, "rule": exc.rule, "scan": scan}
         self._cache.clear()
 
