@@ -70,7 +70,10 @@ def refusal(exc: errors.CompanionError, table: Table | None = None,
     chose to say (C-7). ``error`` is the plain sentence (C-8: no ruling id for players, the
     camera or an unknown caller); the referee reads the full message; ``rule`` carries the
     id for the page's "why?"."""
-    text = str(exc) if viewer is not None and viewer.role == "host" else exc.plain
+    if viewer is not None and viewer.role == "host":
+        text = str(exc)
+    else:
+        text = table.plain(exc.plain) if table is not None else exc.plain
     body: dict[str, Any] = {"error": text, "code": exc.code}
     if exc.rule:
         body["rule"] = exc.rule
@@ -305,7 +308,12 @@ def create_table() -> tuple[Response, int] | Response:
     table = svc.tables.create(
         data["game"], data["players"], data.get("options"), data.get("runs"),
         data.get("timer", 0))
-    return jsonify({
+    return jsonify(created(table)), 201
+
+
+def created(table: Table) -> dict[str, Any]:
+    """The answer to a made table: its tokens and links (the host's to keep)."""
+    return {
         "table": table.id,
         "version": table.version,
         "game": table.game,
@@ -317,7 +325,21 @@ def create_table() -> tuple[Response, int] | Response:
                    "join_url": join_url(table, i)}
                   for i, name in enumerate(table.players, start=1)],
         "urls": page_urls(table),
-    }), 201
+    }
+
+
+@bp.post("/tables/<table_id>/again")
+def play_again(table_id: str) -> tuple[Response, int]:
+    """Play again with the same players (host token): a new table with the same game,
+    names, options and print runs; every page of this table follows to its own page there
+    (the snapshot's ``next_table``). The answer is that of ``POST /tables``."""
+    table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)
+    body(frozenset())
+    svc = services(current_app)
+    new = svc.tables.create(table.game, table.players, dict(table.config["options"]),
+                            list(table.config["runs"]), follows=table)
+    svc.broker.publish(table.id, table.version)  # the old table's pages hear of it now
+    return jsonify(created(new)), 201
 
 
 @bp.delete("/tables/<table_id>")
