@@ -59,10 +59,11 @@ def test_a_refusal_is_plain_for_players_and_full_for_the_referee(
 def test_a_phone_reads_its_refusals_in_plain_words(
         browser: Any, live_server: tuple[str, Any]) -> None:
     """Refused codes typed on Ana's phone and a refused play sent from Ben's: nothing on
-    either phone shows a ruling id, a zone name or a face id; "why?" opens the id (C-8)."""
+    either phone shows a ruling id, a zone name or a face id; "why?" opens the id (C-8).
+    On the way: "Scan my card" where a card is awaited, the camera QR on the referee page."""
     from playwright.sync_api import expect
 
-    _base, app = live_server
+    base, app = live_server
     client = app.test_client()
     t = make_table(client, Path(app.config["DATA_DIR"]), "wuxing", 3)
     tid, host = t["table"], t["host_token"]
@@ -75,6 +76,23 @@ def test_a_phone_reads_its_refusals_in_plain_words(
         pages.append(page)
     ana, ben = pages
     table = services(app).tables.get(tid)
+    # "Scan my card" (issue 13) on the phone the table waits for, inside 390 px; not on
+    # Ben's, who has no card to show now.
+    scan = ana.locator(".scan-my-card")
+    expect(scan).to_be_visible()
+    expect(scan).to_contain_text("Scan my card")
+    box = scan.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert ana.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    expect(ben.locator(".scan-my-card")).to_be_hidden()
+    # The referee page shows the phone camera's QR code, served by this server (CSP).
+    ref = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    ref.goto(f"{base}/t/{tid}/referee?token={host}")
+    qr = ref.locator("figure.seat-qr img.qr[alt='QR code of the phone camera page']")
+    expect(qr).to_be_visible()
+    expect(ref.locator("#camera-link figcaption")).to_contain_text("companion serve --tls")
+    ref.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
+    ref.context.close()
     # Ana lays the Universe card: a player's card typed instead is refused (WX-4).
     box = ana.locator("#actions .action[data-action=scan]")
     box.locator("details.type-code summary").click()
@@ -135,3 +153,62 @@ def test_play_again_is_the_hosts_and_each_page_follows_to_its_own(
     finally:
         services(restarted).close()
     assert again["url"].endswith(new["seats"][1]["token"])
+
+
+@pytest.mark.browser
+def test_gem_complete_effect_in_one_confirming_tap_and_the_banner_shows_the_cards(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """GC-3 rev. 2 on a phone: Ore Cart is one tap on its picture and one on "Yes" (no second
+    dialog; it took 6 taps through generic forms). The big screen's banner shows the played
+    card as a picture with the engine's sentence and what to do with the cards; an undo shows
+    the undone play's own undo lines (issue 11, points 8 and 9)."""
+    from playwright.sync_api import expect
+
+    base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "gemcomplete", 2)
+    tid, host = t["table"], t["host_token"]
+    table = services(app).tables.get(tid)
+    seat = table.match.state.turn
+    for _ in range(2):  # the Declaration and Recovery steps, to the Main step
+        assert act(client, tid, host, {"type": "next", "seat": seat}).status_code == 200
+    assert table.match.state.step == "main"
+    big = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    big.goto(f"{base}/t/{tid}")
+    expect(big.locator("#live")).to_have_text("live", timeout=20_000)
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(t["seats"][seat - 1]["join_url"])
+    expect(page.locator("#live")).to_have_text("live", timeout=20_000)
+    hand = table.match.state.side(seat).hand_count
+    v = table.version
+    taps = 0
+    page.locator("#actions .action[data-action=play] [data-face$='-ore-cart']").click()
+    taps += 1
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    # The banner: the card as a picture, the engine's sentence, the physical steps.
+    played = table.rules.last_play(table.match.state, None)
+    banner = big.locator("#banner")
+    expect(banner).to_be_visible()
+    expect(banner.locator(f".card-tile[data-face='{played['cards'][0]['face']}']")).to_be_visible()
+    expect(banner.locator(".banner-text")).to_have_text(played["text"])
+    for line in played["physical"]:
+        expect(banner.locator(".banner-physical")).to_contain_text(line)
+    proposed = page.locator("#actions form.proposed")
+    expect(proposed).to_contain_text("draws 1 card")
+    proposed.locator("button[type=submit]").click()
+    taps += 1
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 2), timeout=20_000)
+    assert page.locator("dialog").count() == 0
+    assert taps == 2
+    assert table.match.state.side(seat).hand_count == hand - 1 + 1
+    assert table.match.state.pending == ()
+    # An undo: the big screen says what to do with the cards of the undone play.
+    undone = table.rules.last_play(table.match.state, None)
+    r = client.post(f"/api/tables/{tid}/undo", json={"version": table.version},
+                    headers=bearer(host))
+    assert r.status_code == 200
+    expect(banner).to_have_class(re.compile(r"\bundo\b"))
+    for line in undone["undo"]:
+        expect(banner.locator(".banner-physical")).to_contain_text(line)
+    for p in (big, page):
+        p.context.close()
