@@ -74,8 +74,13 @@ function choiceButtons(a, f, base, wrap) {
   const groups = [...new Set(choices.map((c) => c.group).filter(Boolean))];
   const row = (list) => h("div", {class: faceChoices(f) ? "card-tiles legal" : "buttons"}, list.map(one));
   if (groups.length < 2) return row(choices);
-  return h("div", {class: "groups"}, groups.map((g) => h("div", {class: "choice-group", "data-group": g},
-    h("h4", {}, plain(g).text), row(choices.filter((c) => c.group === g)))));
+  // Legion by legion, each on one row that scrolls sideways: still one tap per card, and a
+  // phone does not get five legions' cards stacked ten screens high.
+  return h("div", {class: "groups"}, groups.map((g) => {
+    const r = row(choices.filter((c) => c.group === g));
+    r.classList.add("group-row");
+    return h("div", {class: "choice-group", "data-group": g}, h("h4", {}, plain(g).text), r);
+  }));
 }
 
 // A choice among card faces: drawn as pictures, however many there are.
@@ -185,11 +190,16 @@ function fieldInput(f, a) {
   }
   if (f.kind === "choices") {
     const dflt = new Set((f.default || []).map((x) => JSON.stringify(x)));
+    const box = (c) => h("label", {class: "check"},
+      h("input", {type: "checkbox", value: JSON.stringify(c.value), checked: dflt.has(JSON.stringify(c.value))}),
+      plain(c.label ?? String(c.value)).text, c.copies > 1 ? h("small", {class: "hint"}, ` ×${c.copies}`) : null);
+    const choices = f.choices || [];
+    const groups = [...new Set(choices.map((c) => c.group).filter(Boolean))];
+    // Several legions (God Num before one is chosen, GN-2 rev. 2): each folded under its name.
+    const body = groups.length < 2 ? choices.map(box) : groups.map((g) => h("details", {class: "choice-group", "data-group": g},
+      h("summary", {}, plain(g).text), choices.filter((c) => c.group === g).map(box)));
     return h("fieldset", {class: "choices", "data-name": name},
-      h("legend", {}, plain(f.label || name).text + (f.count ? ` (choose ${f.count})` : "")),
-      (f.choices || []).map((c) => h("label", {class: "check", "data-group": c.group || null},
-        h("input", {type: "checkbox", value: JSON.stringify(c.value), checked: dflt.has(JSON.stringify(c.value))}),
-        plain(c.label ?? String(c.value)).text, c.copies > 1 ? h("small", {class: "hint"}, ` ×${c.copies}`) : null)));
+      h("legend", {}, plain(f.label || name).text + (f.count ? ` (choose ${f.count})` : "")), body);
   }
   if (f.kind === "card") {
     const list = fieldFaces(f).filter((x) => x.ok !== false);
