@@ -23,8 +23,15 @@ export default function godnum(v, s) {
   const playing = ((s && s.actions) || []).some((a) => a.type === "play" || a.type === "discard");
   if (Array.isArray(v.legal) && v.legal.length && !playing) {
     // Out of turn: every card is "not now" for the same reason, said once in the heading.
-    kids.push(titled("Your legion's cards (wait for your turn)", h("div", {class: "card-tiles"},
-      v.legal.map((x) => cardTile({face: x.value}, {small: true})))));
+    // Before a legion is chosen the list spans every free legion ("Metal 1 (Metal-Water)"):
+    // one sideways row per legion, not five legions stacked down the phone (GN-2 rev. 2).
+    const legion = (x) => (/\(([^()]+)\)$/.exec(x.label || "") || [])[1] || "";
+    const groups = [...new Set(v.legal.map(legion))];
+    const row = (list) => h("div", {class: "card-tiles" + (groups.length > 1 ? " group-row" : "")},
+      list.map((x) => cardTile({face: x.value}, {small: true})));
+    kids.push(titled(groups.length > 1 ? "Your cards, by legion (wait for your turn)" : "Your legion's cards (wait for your turn)",
+      groups.length > 1 ? groups.map((g) => h("div", {class: "choice-group"}, h("h4", {}, g + " Legion"),
+        row(v.legal.filter((x) => legion(x) === g)))) : row(v.legal)));
   }
   return kids;
 }
