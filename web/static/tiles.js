@@ -23,7 +23,7 @@ export function cardTile(x, opts) {
   // "Water 9" with its number drawn large: the name without the number again.
   if (num && label.endsWith(" " + f.number)) label = label.slice(0, -String(f.number).length - 1);
   // A long word ("Reverse", "Burden") in a small tile: smaller letters, never split.
-  const long = label.split(/\s+/).some((w) => w.length > 6);
+  const long = label.split(/\s+/).some((w) => w.length > 5);
   const kids = [deck, num, h("span", {class: "card-name" + (long ? " long" : "")}, label), o.note ? h("span", {class: "card-note"}, o.note) : null];
   if (o.onTap) {
     return h("button", {type: "button", class: cls.join(" ") + (o.blocked ? " blocked" : ""),
