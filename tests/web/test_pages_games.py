@@ -209,3 +209,53 @@ def test_serve_binds_the_lan_unless_told_otherwise() -> None:
     parser = build().parser
     assert parser.parse_args(["serve"]).host == "0.0.0.0"
     assert parser.parse_args(["serve", "--host", "127.0.0.1"]).host == "127.0.0.1"
+
+
+@pytest.mark.browser
+def test_mountains_stairs_are_taken_with_a_tap(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """MR-5: a pawn that ends on stairs may take them or stay: two buttons in the engine's
+    words, one tap; the pawn is then drawn on the exit tile. A skill that cannot be used now
+    says why on a tap and spends nothing (MR-8)."""
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
+    tid, host = t["table"], t["host_token"]
+    chars = {c.face.id: c.serial for c in t["run"].cards if c.deck == "character"}
+    post(client, tid, host, {"type": "roll", "seat": 1, "die": 6})
+    post(client, tid, host, {"type": "roll", "seat": 2, "die": 5})
+    post(client, tid, host, {"type": "scan", "card": chars["qing-luan"], "zone": "seat:1"})
+    table = services(app).tables.get(tid)
+    if table.rules.actions(table.match.state, 2):
+        post(client, tid, host, {"type": "scan", "card": chars["xi-bian"], "zone": "seat:2"})
+    post(client, tid, host, {"type": "corner", "seat": 1, "corner": "A1"})
+    roll = next(a for a in table.rules.actions(table.match.state, 1) if a["type"] == "roll")
+    post(client, tid, host, {"type": "roll", "seat": 1, "die": 2,
+                             **({"die2": 2} if len(roll["fields"]) == 2 else {})})
+    stairs = load_board().tile("C3")
+    assert stairs.exit
+    page = phone(browser, t["seats"][0]["join_url"])
+    page.locator("svg.mr-board g.tile.go[data-tile='C3']").click()
+    take = page.locator("#actions .action[data-action=stairs] button.choice[data-value='true']")
+    expect(take).to_contain_text(stairs.exit)
+    expect(page.locator("#actions .action[data-action=stairs] button.choice")).to_have_count(2)
+    v = table.version
+    take.click()
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    assert table.match.state.player(1).tile == stairs.exit
+    pawn = page.locator("svg.mr-board .pawn[data-seat='1'] circle")
+    tile = page.locator(f"svg.mr-board g.tile[data-tile='{stairs.exit}'] rect").bounding_box()
+    box = pawn.bounding_box()
+    assert tile["x"] <= box["x"] and box["x"] + box["width"] <= tile["x"] + tile["width"] + 1
+    # A skill not allowed now: greyed, and a tap says why without spending anything.
+    blocked = [a for a in table.rules.actions(table.match.state, 1)
+               if a["type"] == "skill" and a.get("disabled")]
+    if blocked:
+        v = table.version
+        button = page.locator("#actions .action.unavailable button.blocked").first
+        button.click(force=True)  # aria-disabled: Playwright would wait; a finger does not
+        expect(page.locator("#notice")).to_be_visible()
+        assert table.version == v
+    page.context.close()
