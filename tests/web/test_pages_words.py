@@ -145,6 +145,8 @@ def test_play_again_is_the_hosts_and_each_page_follows_to_its_own(
     assert public == {"table": new["table"], "url": f"/t/{new['table']}"}
     ref = client.get(f"/api/tables/{tid}", headers=bearer(host)).json["next_table"]
     assert ref["url"] == f"/t/{new['table']}/referee?token={new['host_token']}"
+    cam = client.get(f"/api/tables/{tid}", headers=bearer(t["camera_token"])).json
+    assert cam["next_table"]["url"] == f"/t/{new['table']}/camera?token={new['camera_token']}"
     # The link survives a restart: it is the new table's stored configuration.
     restarted = create_app(config(data_dir))
     try:
