@@ -63,11 +63,18 @@ def status_of(exc: errors.CompanionError) -> int:
     return 400
 
 
-def refusal(exc: errors.CompanionError, table: Table | None = None) -> Response:
+def refusal(exc: errors.CompanionError, table: Table | None = None,
+            viewer: Viewer | None = None) -> Response:
     """The JSON answer to a refused request: the error's own words, its code, its ruling
     and the table's (public) version; nothing else, so it reveals no more than the engine
-    chose to say (C-7)."""
-    body: dict[str, Any] = {"error": str(exc), "code": exc.code}
+    chose to say (C-7). ``error`` is the plain sentence (C-8: no ruling id for players, the
+    camera or an unknown caller); the referee reads the full message; ``rule`` carries the
+    id for the page's "why?"."""
+    if viewer is not None and viewer.role == "host":
+        text = str(exc)
+    else:
+        text = table.plain(exc.plain) if table is not None else exc.plain
+    body: dict[str, Any] = {"error": text, "code": exc.code}
     if exc.rule:
         body["rule"] = exc.rule
     if table is not None:
@@ -301,7 +308,12 @@ def create_table() -> tuple[Response, int] | Response:
     table = svc.tables.create(
         data["game"], data["players"], data.get("options"), data.get("runs"),
         data.get("timer", 0))
-    return jsonify({
+    return jsonify(created(table)), 201
+
+
+def created(table: Table) -> dict[str, Any]:
+    """The answer to a made table: its tokens and links (the host's to keep)."""
+    return {
         "table": table.id,
         "version": table.version,
         "game": table.game,
@@ -313,7 +325,21 @@ def create_table() -> tuple[Response, int] | Response:
                    "join_url": join_url(table, i)}
                   for i, name in enumerate(table.players, start=1)],
         "urls": page_urls(table),
-    }), 201
+    }
+
+
+@bp.post("/tables/<table_id>/again")
+def play_again(table_id: str) -> tuple[Response, int]:
+    """Play again with the same players (host token): a new table with the same game,
+    names, options and print runs; every page of this table follows to its own page there
+    (the snapshot's ``next_table``). The answer is that of ``POST /tables``."""
+    table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)
+    body(frozenset())
+    svc = services(current_app)
+    new = svc.tables.create(table.game, table.players, dict(table.config["options"]),
+                            list(table.config["runs"]), follows=table)
+    svc.broker.publish(table.id, table.version)  # the old table's pages hear of it now
+    return jsonify(created(new)), 201
 
 
 @bp.delete("/tables/<table_id>")
@@ -361,7 +387,7 @@ def scan(table_id: str) -> Response:
     try:
         data = body(SCAN_FIELDS)
     except errors.CompanionError as exc:
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     return play_scan(table, viewer, data)
 
 
@@ -420,7 +446,7 @@ def play_scan(table: Table, viewer: Viewer, data: dict[str, Any]) -> Response:
                          version=data.get("version"), scan_id=key, respond=respond)
     except errors.CompanionError as exc:
         services(current_app).broker.publish(table.id, table.version)  # pages show refusals
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     return changed(table, respond(new), viewer)
 
 
@@ -449,7 +475,7 @@ def action(table_id: str) -> Response:
                          version=data.get("version"))
     except errors.CompanionError as exc:
         services(current_app).broker.publish(table.id, table.version)  # pages show refusals
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     extra: dict[str, Any] = {"ruling": new[0].ruling if new else ""}
     if viewer.role == "host":  # the events as logged; a seat reads its own view instead
         extra["events"] = [r.body for r in new]
@@ -463,7 +489,7 @@ def undo(table_id: str) -> Response:
         data = body(UNDO_FIELDS)
         rec = table.undo(services(current_app).store, viewer, version=data.get("version"))
     except errors.CompanionError as exc:
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     return changed(table, {"undone": rec.body["said"]["host"], "voided": rec.body["voids"]})
 
 
@@ -475,7 +501,7 @@ def timer(table_id: str) -> Response:
         table.set_timer(services(current_app).store, data.get("seconds"), viewer,
                         version=data.get("version"))
     except errors.CompanionError as exc:
-        return refusal(exc, table)
+        return refusal(exc, table, viewer)
     return changed(table, {"timer": table.timer()})
 
 

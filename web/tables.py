@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 import secrets
 import threading
 import time
@@ -25,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion import names
+from companion import names, words
 from companion.engine import Event, Match, Rules
 from companion.errors import (
     BadSetup,
@@ -82,6 +83,14 @@ PUBLIC = Viewer("public")
 HOST = Viewer("host")
 
 
+# Plain words for players (C-8): ruling ids in brackets ("(WX-4)", "(C-1, logged)"), places
+# ("seat:2", 'deck:1', "pile:weapon"), "seat 2" and quoted face ids ('wood') in a refusal.
+RULE_IN_BRACKETS = re.compile(r"\s*\((?:[^()]*?\b[A-Z]{1,3}-\d+[a-z]?\b[^()]*?)\)")
+PLACE = re.compile(r"'?\b((?:seat|deck|hand|discard|locus|pile):[a-z0-9_]+)\b'?")
+SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")
+QUOTED = re.compile(r"'([a-z][a-z0-9-]*)'")
+
+
 class Table:
     """One table: configuration, tokens, the match, and its log records."""
 
@@ -100,6 +109,9 @@ class Table:
         self._cache: dict[str, tuple[int, str]] = {}
         # The latest refused play, shown on the pages until the next accepted one (issue 11).
         self.refusal: dict[str, Any] | None = None
+        # "Play again with the same players": the table made from this one, where its
+        # pages follow (each viewer to its own page there).
+        self.next: Table | None = None
 
     # -- identity ---------------------------------------------------------------------
     @property
@@ -232,6 +244,7 @@ class Table:
             "last_play": self.rules.last_play(
                 state, 0 if viewer.role == "host" else viewer.seat),
             "runs": self.config["runs"],
+            "next_table": self._next_for(viewer),
             "now": time.time(),
         }
         if viewer.role == "host":
@@ -254,8 +267,49 @@ class Table:
             return r
         out = {k: r[k] for k in ("who", "seat", "type")}
         if viewer.role == "seat" and viewer.who == r["who"]:
-            out.update({k: r[k] for k in ("error", "code", "rule")})
+            out.update({k: r[k] for k in ("code", "rule")})
+            out["error"] = r["plain"]  # C-8: the ruling id is in ``rule``, for "why?"
         return out
+
+    def plain(self, text: str) -> str:
+        """``text`` as a player reads it (C-8): no ruling ids (the refusal's ``rule`` keeps
+        them for "why?"), places and seats by the players' names, faces by their names."""
+        players = self.players
+        faces = {c.face.id: c.face.name for c in self.book.cards.values()}
+
+        def seat(m: re.Match[str]) -> str:
+            n = int(m.group(1))
+            return players[n - 1] if 1 <= n <= len(players) else m.group(0)
+
+        out = RULE_IN_BRACKETS.sub("", text)
+        out = PLACE.sub(lambda m: words.place(m.group(1), players), out)
+        out = SEAT_NUMBER.sub(seat, out)
+        out = QUOTED.sub(lambda m: faces.get(m.group(1), m.group(0)), out)
+        return re.sub(r"\s+([.,;:])", r"\1", out)
+
+    def _next_for(self, viewer: Viewer) -> dict[str, Any] | None:
+        """Where this viewer's page goes once the host made the next table: a seat to the
+        same seat's page there (its own new token, never another's), the camera to the new
+        camera page, the referee to the new referee page, everyone else to the big screen."""
+        nxt = self.next
+        if nxt is None:
+            return None
+        base = f"/t/{nxt.id}"
+        if viewer.role == "seat" and viewer.seat is not None:
+            url = f"{base}/seat/{viewer.seat}?token={nxt.config['seat_tokens'][viewer.seat - 1]}"
+        elif viewer.role == "host":
+            url = f"{base}/referee?token={nxt.config['host_token']}"
+        elif viewer.role == "camera":
+            url = f"{base}/camera?token={nxt.config['camera_token']}"
+        else:
+            url = base
+        return {"table": nxt.id, "url": url}
+
+    def link_next(self, nxt: Table) -> None:
+        """Make ``nxt`` the table this one's pages follow to."""
+        with self.lock:
+            self.next = nxt
+            self._cache.clear()  # the same version, a new snapshot
 
     def _note_refusal(self, event: Mapping[str, Any], viewer: Viewer,
                       exc: CompanionError) -> None:
@@ -265,6 +319,7 @@ class Table:
         self.refusal = {"version": self.version, "who": viewer.who,
                         "seat": seat if isinstance(seat, int) else None,
                         "type": str(event.get("type"))[:40], "error": str(exc)[:400],
+                        "plain": self.plain(exc.plain)[:400],
                         "code": exc.code, "rule": exc.rule, "scan": scan}
         self._cache.clear()
 
@@ -517,6 +572,11 @@ class Tables:
                 self.broken[st.id] = f"{type(exc).__name__}: {exc}"
                 continue
             self._tables[st.id] = table
+        # Played again: each table's pages follow to the newest table made from it.
+        for table in sorted(self._tables.values(), key=lambda t: t.created):
+            before = self._tables.get(str(table.config.get("follows", "")))
+            if before is not None:
+                before.link_next(table)
 
     def _build(self, st: StoredTable) -> Table:
         players = st.config.get("players")
@@ -607,8 +667,9 @@ class Tables:
         return found
 
     def create(self, game: Any, players: Any, options: Any = None,
-               run_ids: Any = None, timer: Any = 0) -> Table:
-        """A new table with fresh tokens; raises ``BadSetup``/``UnknownGame``."""
+               run_ids: Any = None, timer: Any = 0, follows: Table | None = None) -> Table:
+        """A new table with fresh tokens; raises ``BadSetup``/``UnknownGame``. ``follows``:
+        the table it is played again from, whose pages then move to this one."""
         rules = find_rules(game)
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise BadSetup(f"players must be a list of names, got {names.shown(players)}")
@@ -644,12 +705,16 @@ class Tables:
             "camera_token": secrets.token_urlsafe(18),
             "seat_tokens": [secrets.token_urlsafe(18) for _ in players],
         }
+        if follows is not None:
+            config["follows"] = follows.id
         with self._lock:
             table_id = self._new_id()
             st = StoredTable(table_id, game, config, now, records, {})
             self.store.create_table(table_id, game, config, now, records)
             table = Table(st, rules, match, RunBook(runs))
             self._tables[table_id] = table
+        if follows is not None:
+            follows.link_next(table)
         return table
 
     def _runs_for(self, game: str, run_ids: Any) -> list[PrintRun]:

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from webtools import bearer, make_table
 
 from companion.games.mountains.board import load_board
+from companion.games.mountains.marks import ARROW_COLOUR, element_colour, mark_of
 from companion_cli import build
 from web import services
 
@@ -48,30 +49,38 @@ def test_god_num_chips_play_on_a_tap_and_say_why_not(
     table = services(app).tables.get(t["table"])
     first = table.rules.view(table.match.state, None)["turn"]
     page = phone(browser, t["seats"][first - 1]["join_url"])
-    legal = table.rules.view(table.match.state, first)["legal"]
-    card = next(x for x in legal if x["ok"])
+    play = next(a for a in table.rules.actions(table.match.state, first) if a["type"] == "play")
+    choices = play["fields"][0]["choices"]
+    card = next(c for c in choices if "disabled" not in c)
     v = table.version
-    chip = page.locator(f"#panel .card-tiles.legal [data-face='{card['value']}']")
+    chip = page.locator(f"#actions [data-action=play] [data-face='{card['value']}']")
     expect(chip).to_be_visible()
     assert chip.get_attribute("title") is None  # nothing hidden in a tooltip
+    # Before a legion is chosen the chips come legion by legion, under the legion's name
+    # (GN-2 rev. 2); each legal chip says in words where it takes the divine number (GN-5).
+    groups = {c["group"] for c in choices if "group" in c}
+    for g in groups:
+        expect(page.locator(f"#actions .choice-group[data-group='{g}'] h4")).to_have_text(g)
+    expect(chip.locator(".card-note")).to_contain_text(card["hint"])
     chip.click()  # one tap plays it (GN-6)
     expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
-    assert table.match.events[-1]["card"] == card["value"] or table.version == v + 1
-    expect(page.locator("#ruling")).to_contain_text(card["label"])
+    assert table.match.events[-1]["card"] == card["value"]
+    expect(page.locator("#ruling")).to_contain_text(card["label"].split(" (")[0])
 
     # The next player sees, in words on each card it may not play, why not (GN-6).
     nxt = table.rules.view(table.match.state, None)["turn"]
     page2 = phone(browser, t["seats"][nxt - 1]["join_url"])
-    legal2 = table.rules.view(table.match.state, nxt)["legal"]
-    bad = [x for x in legal2 if not x["ok"]]
+    play2 = next(a for a in table.rules.actions(table.match.state, nxt) if a["type"] == "play")
+    bad = [c for c in play2["fields"][0]["choices"] if "disabled" in c]
     assert bad, "after a card with an attribute some cards must be refused (GN-6)"
-    tile = page2.locator(f"#panel .card-tiles.legal [data-face='{bad[0]['value']}']")
+    tile = page2.locator(f"#actions [data-action=play] [data-face='{bad[0]['value']}']")
     expect(tile.locator(".card-note")).to_be_visible()
     assert len(tile.locator(".card-note").inner_text()) > 5
     v = table.version
     # A card that may not be played does nothing but say why on a tap (as BGA does).
     tile.click(force=True)
     expect(page2.locator("#notice")).to_be_visible()
+    expect(page2.locator("#notice")).to_contain_text(bad[0]["disabled"][:20])
     assert table.version == v
     for p in (page, page2):
         p.context.close()
@@ -102,14 +111,36 @@ def test_mountains_board_is_drawn_from_the_board_data_and_moves_on_a_tap(
     board = load_board()
     svg = page.locator("svg.mr-board")
     expect(svg.locator("g.tile")).to_have_count(len(board.tiles))
-    # One mark per kind, as printed: challenge and chance differ (bug 3).
-    assert svg.locator("g.k-challenge .mark").first.text_content() == "?"
-    assert svg.locator("g.k-chance .mark").first.text_content() == "!"
+    # Every tile's mark and colours are the engine's, the same module that draws the printed
+    # board (companion.games.mountains.marks): challenge and chance differ (bug 3), and the
+    # page keeps no marks of its own.
+    drawn = page.evaluate("""[...document.querySelectorAll('svg.mr-board g.tile')].map((g) => {
+        const disc = g.querySelector('.mark circle');
+        const text = g.querySelector('.mark text, text.mark');
+        return [g.dataset.tile, text ? text.textContent : '',
+                disc ? disc.getAttribute('fill') : null, text ? text.getAttribute('fill') : null,
+                g.querySelector('rect').dataset.fill];
+    })""")
+    for tile_id, mark_text, disc_fill, text_fill, fill in drawn:
+        tile = board.tile(tile_id)
+        m = mark_of(tile.kind)
+        assert mark_text == m.mark, tile_id
+        assert fill == element_colour(tile.colour), tile_id
+        if m.mark:
+            assert (disc_fill if m.disc else text_fill) == m.colour, tile_id
+    assert mark_of("challenge").mark != mark_of("chance").mark
+    js = (Path(__file__).parents[2] / "web/static/games/mountains.js").read_text()
+    assert "KIND_WORDS" not in js and "const MARK" not in js and "PAWN = [" not in js
     stairs = [t for t in board.describe()["tiles"] if t.get("exit")]
     expect(svg.locator("line.stairs")).to_have_count(len(stairs))
     expect(svg.locator("line.oneway")).to_have_count(len(board.arrows))
+    assert {svg.locator("line.oneway").nth(i).get_attribute("stroke")
+            for i in range(len(board.arrows))} == {ARROW_COLOUR}
     legend = page.locator(".board-legend").inner_text()
-    assert "[object" not in legend and "one way only" in legend and "draw a chance card" in legend
+    assert "[object" not in legend and "one way only" in legend
+    for kind, text in board.kinds.items():
+        if mark_of(kind).mark:
+            assert text in legend, kind
     # Big pawns with the character's initials (Qing Luan: QL), not 8 px labels.
     pawn = svg.locator(".pawn[data-seat='1']")
     expect(pawn.locator("text")).to_have_text("QL")
@@ -178,3 +209,53 @@ def test_serve_binds_the_lan_unless_told_otherwise() -> None:
     parser = build().parser
     assert parser.parse_args(["serve"]).host == "0.0.0.0"
     assert parser.parse_args(["serve", "--host", "127.0.0.1"]).host == "127.0.0.1"
+
+
+@pytest.mark.browser
+def test_mountains_stairs_are_taken_with_a_tap(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """MR-5: a pawn that ends on stairs may take them or stay: two buttons in the engine's
+    words, one tap; the pawn is then drawn on the exit tile. A skill that cannot be used now
+    says why on a tap and spends nothing (MR-8)."""
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
+    tid, host = t["table"], t["host_token"]
+    chars = {c.face.id: c.serial for c in t["run"].cards if c.deck == "character"}
+    post(client, tid, host, {"type": "roll", "seat": 1, "die": 6})
+    post(client, tid, host, {"type": "roll", "seat": 2, "die": 5})
+    post(client, tid, host, {"type": "scan", "card": chars["qing-luan"], "zone": "seat:1"})
+    table = services(app).tables.get(tid)
+    if table.rules.actions(table.match.state, 2):
+        post(client, tid, host, {"type": "scan", "card": chars["xi-bian"], "zone": "seat:2"})
+    post(client, tid, host, {"type": "corner", "seat": 1, "corner": "A1"})
+    roll = next(a for a in table.rules.actions(table.match.state, 1) if a["type"] == "roll")
+    post(client, tid, host, {"type": "roll", "seat": 1, "die": 2,
+                             **({"die2": 2} if len(roll["fields"]) == 2 else {})})
+    stairs = load_board().tile("C3")
+    assert stairs.exit
+    page = phone(browser, t["seats"][0]["join_url"])
+    page.locator("svg.mr-board g.tile.go[data-tile='C3']").click()
+    take = page.locator("#actions .action[data-action=stairs] button.choice[data-value='true']")
+    expect(take).to_contain_text(stairs.exit)
+    expect(page.locator("#actions .action[data-action=stairs] button.choice")).to_have_count(2)
+    v = table.version
+    take.click()
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    assert table.match.state.player(1).tile == stairs.exit
+    pawn = page.locator("svg.mr-board .pawn[data-seat='1'] circle")
+    tile = page.locator(f"svg.mr-board g.tile[data-tile='{stairs.exit}'] rect").bounding_box()
+    box = pawn.bounding_box()
+    assert tile["x"] <= box["x"] and box["x"] + box["width"] <= tile["x"] + tile["width"] + 1
+    # A skill not allowed now: greyed, and a tap says why without spending anything.
+    blocked = [a for a in table.rules.actions(table.match.state, 1)
+               if a["type"] == "skill" and a.get("disabled")]
+    if blocked:
+        v = table.version
+        button = page.locator("#actions .action.unavailable button.blocked").first
+        button.click(force=True)  # aria-disabled: Playwright would wait; a finger does not
+        expect(page.locator("#notice")).to_be_visible()
+        assert table.version == v
+    page.context.close()

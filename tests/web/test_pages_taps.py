@@ -133,5 +133,12 @@ def test_a_whole_wuxing_game_by_taps(browser: Any, live_server: tuple[str, Any])
     new = [x for x in services(app).tables.all() if x.id != tid]
     assert len(new) == 1 and new[0].players == table.players
     assert new[0].config["runs"] == table.config["runs"]
+    # The phones follow on their own (point 14): each to its own seat at the new table,
+    # with its new token, and that page works there.
+    for seat, page in enumerate(phones, start=1):
+        url = f"{base}/t/{new[0].id}/seat/{seat}?token={new[0].config['seat_tokens'][seat - 1]}"
+        expect(page).to_have_url(url, timeout=20_000)
+        expect(page.locator("#live")).to_have_text("live", timeout=20_000)
+        expect(page.locator("h1.me")).to_have_text(table.players[seat - 1])
     for page in [*phones, ref]:
         page.context.close()

@@ -12,6 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 from webtools import bearer, make_table
 
+from web import services
+
 PHONE = {"width": 400, "height": 850}
 
 # Elements sticking out past the right edge of the screen (the page then scrolls sideways,
@@ -89,7 +91,7 @@ def test_mountains_phone_fits_the_screen_and_shows_every_token(
         assert tile["x"] - 0.5 <= pb["x"] <= tile["x"] + tile["width"] - pb["width"] + 0.5
         assert tile["y"] - 0.5 <= pb["y"] <= tile["y"] + tile["height"] - pb["height"] + 0.5
     # The tile marks are explained under the board, in words.
-    expect(page.locator(".board-legend")).to_contain_text("draw a weapon card")
+    expect(page.locator(".board-legend")).to_contain_text("Draw a weapon card.")
 
     # A skill is one heading and one button: no select of a single choice repeating it, and
     # the skill still goes with the tap (MR-8).
@@ -97,6 +99,16 @@ def test_mountains_phone_fits_the_screen_and_shows_every_token(
                          ".filter((s) => s.options.length < 2).length") == 0
     swap = page.locator(".action[data-action=skill]", has_text="Swap places")
     swap.locator("button", has_text="Chen").click()
+    # A skill confirms with its cost and effect before it is spent (MR-8): Cancel spends
+    # nothing, Yes spends it.
+    dialog = page.locator("dialog.confirm")
+    expect(dialog).to_contain_text("swap places")
+    v = services(app).tables.get(tid).version
+    dialog.locator("button.secondary").click()
+    expect(dialog).to_have_count(0)
+    assert services(app).tables.get(tid).version == v
+    swap.locator("button", has_text="Chen").click()
+    page.locator("dialog.confirm button.yes").click()
     expect(page.locator("#ruling")).to_contain_text("Ana and Chen swap places")
     page.context.close()
 
@@ -110,8 +122,9 @@ def test_mountains_phone_fits_the_screen_and_shows_every_token(
 @pytest.mark.browser
 def test_shrine_phone_shows_the_bid_limits_and_a_readable_refusal(
         browser: Any, live_server: tuple[str, Any]) -> None:
-    """SK-4 on Ben's phone: the bid form says the highest bid and the forbidden unit digit
-    before he bids; a refused bid's reason is shown across the screen, not in a sliver."""
+    """SK-4 on Ben's phone: the legal bids are buttons (no unit digit 5), a pass asks to
+    confirm, a refused bid's reason is shown across the screen in plain words, not in a
+    sliver, and its ruling id only behind "why?" (C-8)."""
     from playwright.sync_api import expect
 
     _base, app = live_server
@@ -129,18 +142,37 @@ def test_shrine_phone_shows_the_bid_limits_and_a_readable_refusal(
     post(client, tid, host, {"type": "scan", "card": card["Water 7"], "zone": "lot"})
 
     page = phone(browser, t["seats"][1]["join_url"])
-    hint = page.locator("form[data-action=bid] .hints")
-    expect(hint).to_contain_text("1 to 6")
-    expect(hint).to_contain_text("not ending in 5")
-    page.fill("form[data-action=bid] input[name=amount]", "5")
-    page.locator("form[data-action=bid] button[type=submit]").click()
-    # The reason in plain words, the ruling id behind "why?" (C-8).
+    table = services(app).tables.get(tid)
+    # The legal bids as buttons, from the engine's ``suggest`` (SK-4): never one ending in 5.
+    bids = page.locator("#actions .action[data-action=bid] button.choice")
+    legal = next(a for a in table.rules.actions(table.match.state, 2)
+                 if a["type"] == "bid")["fields"][0]["suggest"]
+    expect(bids).to_have_count(len(legal))
+    assert [int(bids.nth(i).get_attribute("data-value")) for i in range(len(legal))] == legal
+    assert 5 not in legal and "5" not in bids.all_inner_texts()
+    # A pass asks first, in the engine's words (its ``confirm``); Cancel passes nothing.
+    v = table.version
+    page.locator("#actions button[data-action=pass]").click()
+    dialog = page.locator("dialog.confirm")
+    expect(dialog).to_contain_text("cannot bid again")
+    dialog.locator("button.secondary").click()
+    assert table.version == v
+    # A bid ending in 5 sent anyway (typed through the API) is refused; Ben's phone reads
+    # the reason in plain words, the ruling id behind "why?" (C-8).
+    ben = t["seats"][1]["join_url"].split("token=")[1]
+    r = client.post(f"/api/tables/{tid}/actions", headers=bearer(ben),
+                    json={"type": "bid", "amount": 5, "version": v})
+    assert r.status_code == 409 and r.json["rule"] == "SK-4" and "SK-4" not in r.json["error"]
     refusal = page.locator("#refusal")
     expect(refusal).to_contain_text("a bid ending in 5 (5) is not allowed")
     assert "SK-4" not in refusal.inner_text()
     refusal.locator("details.why summary").click()
     expect(refusal.locator("details.why")).to_contain_text("SK-4")
     assert refusal.bounding_box()["width"] >= 0.8 * PHONE["width"]
+    # One tap on a legal bid bids it.
+    bids.filter(has_text=str(legal[-1])).first.click()
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    assert table.match.events[-1]["amount"] == legal[-1]
     # The lot's header names its element; an empty lot does not say "bid in" alone.
     expect(page.locator("#panel .cardrow h3").first).to_contain_text("bid in water")
     assert page.evaluate(OVERFLOW_JS, PHONE["width"]) == []

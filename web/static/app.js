@@ -91,6 +91,21 @@ function setupJoin() {
   if (hide) hide.addEventListener("click", () => { box.dataset.touched = "1"; box.hidden = true; if (again) again.hidden = false; });
 }
 
+// ---- played again: every page of this table moves to its own page at the next table ------
+let moving = false;
+function followNext(s) {
+  const n = s.next_table;
+  if (!n || moving || typeof n.url !== "string" || !n.url.startsWith("/t/")) return;
+  moving = true;
+  const box = $("banner");
+  if (box) {
+    box.className = "banner next";
+    box.replaceChildren(h("p", {class: "banner-text"}, "A new game with the same players: going there…"));
+    box.hidden = false;
+  }
+  setTimeout(() => { location.assign(n.url); }, 1500);
+}
+
 function render(s) {
   if (store.snap && s.version < store.snap.version) return;  // an older answer arriving late
   store.snap = s;
@@ -105,6 +120,7 @@ function render(s) {
   renderJoin(s);
   yourTurn(s);
   tickTimer();
+  followNext(s);
   const v = $("version");
   if (v) v.textContent = "v" + s.version;
   document.body.dataset.version = String(s.version);

@@ -107,6 +107,9 @@ export function renderRefusal(s) {
       await send("/actions", {...r.scan, override: true, version: store.snap.version});
     }}, "Override: accept the card (logged)") : null].filter(Boolean));
   el.hidden = false;
+  // A refusal is seen (issue 11, point 10): the previous play's banner gives way to it.
+  const banner = $("banner");
+  if (banner && !banner.hidden) { banner.hidden = true; clearTimeout(bannerTimer); }
 }
 
 // A play this page sent and the server refused before the rules saw it (a stale picture of

@@ -177,3 +177,18 @@ function draw(state) {
 }
 
 start();
+
+// Played again with the same players (the referee's "Play again"): this camera follows to
+// the new table's camera page, which the table's snapshot names for the camera token.
+const FOLLOW_MS = 10000;
+async function followNext() {
+  try {
+    const r = await fetch(`/api/tables/${table}`, {headers: {Authorization: `Bearer ${token}`}});
+    if (!r.ok) return;
+    const next = (await r.json()).next_table;
+    if (next && typeof next.url === "string" && next.url.startsWith("/t/")) location.assign(next.url);
+  } catch (e) {
+    // offline for a moment: the next look tries again
+  }
+}
+setInterval(followNext, FOLLOW_MS);

@@ -1,14 +1,15 @@
 // The end of a game: the winner large, the final standings in each game's own figures, and
 // "play again with the same players" for the referee (a new table, same seats and cards).
-import {C, h, $, store, names, count} from "./core.js";
-import {notice} from "./api.js";
+import {C, h, $, names, count, plain} from "./core.js";
+import {api, notice, tablePath} from "./api.js";
 
 // Each game's standings: [name, figure words, sort key (higher first)].
 const STANDINGS = {
   wuxing: (v) => (v.players || []).map((p) => [p.name, count(p.cards ?? 0, "card"), p.cards ?? 0]),
   godnum: (v) => (v.seats || []).map((p) => [p.name, p.eliminated ? "out" : `karma ${p.karma}`, p.eliminated ? -1000 : -(p.karma || 0)]),
-  shrine: (v) => Object.entries(v.influence || {}).map(([s, x]) => [C.players[Number(s) - 1],
-    count(x.points, "point") + ((x.groups || []).length ? " · " + x.groups.map((g) => `${g.kind} ${g.points}`).join(", ") : ""), x.points]),
+  // The engine's final standings (SK-10), each with its influence groups.
+  shrine: (v) => (v.final || []).map((x) => [x.name, count(x.influence, "point") + " · " + count(x.oinks, "Oink") +
+    ((x.groups || []).length ? " · " + x.groups.map((g) => `${g.kind} ${g.points}`).join(", ") : ""), x.influence * 1000 + x.oinks]),
   mountains: (v) => (v.players || []).map((p) => [p.name, p.alive === false ? "out" : `${p.hp} HP`, p.alive === false ? -1000 : p.hp]),
   gemcomplete: (v) => (v.seats || []).map((p) => [p.name, count((p.locus || []).filter((c) => c.gem).length, "gem"), (p.locus || []).filter((c) => c.gem).length]),
 };
@@ -27,11 +28,11 @@ export function renderEnd(s) {
     C.role === "host" ? h("button", {type: "button", id: "play-again", onclick: playAgain}, "Play again with the same players") : null].filter(Boolean));
 }
 
-async function playAgain() {
-  const s = store.snap;
-  const r = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({game: s.game, players: s.players, options: s.options, runs: s.runs || undefined})});
-  const data = await r.json();
-  if (!r.ok) { notice(data.error || "No new table.", "error"); return; }
-  window.location.href = data.urls.referee;
+// A new table with the same game, players, options and cards, made by this table's host
+// token: this table's phones and screens follow to it (the snapshot's ``next_table``).
+async function playAgain(ev) {
+  ev.currentTarget.disabled = true;
+  const r = await api("POST", tablePath("/again"), {});
+  if (!r.ok) { ev.currentTarget.disabled = false; notice(plain(r.data.error || "No new table.").text, "error"); return; }
+  window.location.href = r.data.urls.referee;
 }

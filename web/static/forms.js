@@ -27,7 +27,9 @@ export function confirmFirst(text, yes) {
 }
 
 async function post(a, extra, btn) {
-  if (a.confirm && !(await confirmFirst(a.confirm, a.label))) return null;
+  // A proposed effect (Gem Complete, GC-3 rev. 2) shows its sentence by the button: the tap
+  // on "Yes" is the confirmation, no second dialog.
+  if (a.confirm && !a.proposed && !(await confirmFirst(a.confirm, a.label))) return null;
   if (btn) btn.disabled = true;
   const r = await send("/actions", bodyOf(a, extra));
   if (btn && btn.isConnected) btn.disabled = false;
@@ -45,15 +47,46 @@ function head(a, text) {
     C.role === "host" && a.rule ? h("span", {class: "rule"}, a.rule) : why(a.rule ? [a.rule] : []));
 }
 
-function choiceButtons(a, f, base) {
-  return h("div", {class: "buttons"}, (f.choices || []).map((c) => {
+// One button per choice. Choices that are card faces (God Num's chips) are card pictures,
+// legion by legion when the engine gives a ``group`` (GN-2 rev. 2), each with its ``hint``
+// in visible words ("→ 35: you win", GN-5 rev. 2) or, when ``disabled``, why not, said again
+// on a tap (GN-6). ``wrap`` turns the value into the field's value (a one-card discard: [v]).
+function choiceButtons(a, f, base, wrap) {
+  const put = wrap || ((v) => v);
+  const one = (c) => {
     const blocked = c.disabled || (c.ok === false ? (c.why || "not allowed now") : null);
+    const tap = blocked ? refusedTap(blocked) : (ev) => post(a, {...base, [f.name]: put(c.value)}, ev.currentTarget);
+    const copies = c.copies > 1 ? `×${c.copies}` : null;
+    if (typeof c.value === "string" && store.faces[c.value]) {
+      const note = [copies, c.hint ? plain(c.hint).text : (blocked ? plain(blocked).text : null)].filter(Boolean).join(" · ");
+      const tile = cardTile(c.value, {blocked, note: note || null, onTap: tap});
+      tile.classList.add("choice");
+      tile.dataset.action = a.type;
+      tile.dataset.value = JSON.stringify(c.value);
+      return tile;
+    }
     return h("button", {type: "button", class: "choice" + (blocked ? " blocked" : ""),
-      "data-action": a.type, "data-value": JSON.stringify(c.value), "aria-disabled": blocked ? "true" : null,
-      onclick: blocked ? refusedTap(blocked) : (ev) => post(a, {...base, [f.name]: c.value}, ev.currentTarget)},
-      plain(c.label ?? String(c.value)).text,
+      "data-action": a.type, "data-value": JSON.stringify(c.value), "aria-disabled": blocked ? "true" : null, onclick: tap},
+      plain(c.label ?? String(c.value)).text, copies ? h("small", {class: "hint"}, copies) : null,
       c.hint ? h("small", {class: "hint"}, plain(c.hint).text) : null);
+  };
+  const choices = f.choices || [];
+  const groups = [...new Set(choices.map((c) => c.group).filter(Boolean))];
+  const row = (list) => h("div", {class: faceChoices(f) ? "card-tiles legal" : "buttons"}, list.map(one));
+  if (groups.length < 2) return row(choices);
+  // Legion by legion, each on one row that scrolls sideways: still one tap per card, and a
+  // phone does not get five legions' cards stacked ten screens high.
+  return h("div", {class: "groups"}, groups.map((g) => {
+    const r = row(choices.filter((c) => c.group === g));
+    r.classList.add("group-row");
+    return h("div", {class: "choice-group", "data-group": g}, h("h4", {}, plain(g).text), r);
   }));
+}
+
+// A choice among card faces: drawn as pictures, however many there are.
+function faceChoices(f) {
+  const list = f.choices || [];
+  return list.length > 0 && list.every((c) => typeof c.value === "string" && store.faces[c.value]);
 }
 
 function cardPicker(a, f, base) {
@@ -157,11 +190,16 @@ function fieldInput(f, a) {
   }
   if (f.kind === "choices") {
     const dflt = new Set((f.default || []).map((x) => JSON.stringify(x)));
+    const box = (c) => h("label", {class: "check"},
+      h("input", {type: "checkbox", value: JSON.stringify(c.value), checked: dflt.has(JSON.stringify(c.value))}),
+      plain(c.label ?? String(c.value)).text, c.copies > 1 ? h("small", {class: "hint"}, ` ×${c.copies}`) : null);
+    const choices = f.choices || [];
+    const groups = [...new Set(choices.map((c) => c.group).filter(Boolean))];
+    // Several legions (God Num before one is chosen, GN-2 rev. 2): each folded under its name.
+    const body = groups.length < 2 ? choices.map(box) : groups.map((g) => h("details", {class: "choice-group", "data-group": g},
+      h("summary", {}, plain(g).text), choices.filter((c) => c.group === g).map(box)));
     return h("fieldset", {class: "choices", "data-name": name},
-      h("legend", {}, plain(f.label || name).text + (f.count ? ` (choose ${f.count})` : "")),
-      (f.choices || []).map((c) => h("label", {class: "check"},
-        h("input", {type: "checkbox", value: JSON.stringify(c.value), checked: dflt.has(JSON.stringify(c.value))}),
-        plain(c.label ?? String(c.value)).text)));
+      h("legend", {}, plain(f.label || name).text + (f.count ? ` (choose ${f.count})` : "")), body);
   }
   if (f.kind === "card") {
     const list = fieldFaces(f).filter((x) => x.ok !== false);
@@ -237,8 +275,12 @@ function actionBox(a) {
   }
   if (open.length === 1) {
     const f = open[0];
-    if (f.kind === "choice" && !f.optional && (f.choices || []).length <= MANY && f.default === undefined) {
+    if (f.kind === "choice" && !f.optional && ((f.choices || []).length <= MANY || faceChoices(f)) && f.default === undefined) {
       return h("div", {class: "action", "data-action": a.type}, head(a), choiceButtons(a, f, base));
+    }
+    if (f.kind === "choices" && f.count === 1 && f.default === undefined) {
+      // One card to choose (God Num's Burden, GN-3): one tap on it.
+      return h("div", {class: "action", "data-action": a.type}, head(a), choiceButtons(a, f, base, (v) => [v]));
     }
     if (f.kind === "card" && !f.multiple) {
       const where = zoneWords(f.zone);
@@ -251,10 +293,11 @@ function actionBox(a) {
     }
   }
   const proposed = allDefaults(fields);
-  const form = h("form", {class: "action", "data-action": a.type}, head(a),
+  const form = h("form", {class: "action" + (a.proposed ? " proposed" : ""), "data-action": a.type}, head(a),
+    a.proposed && a.confirm ? h("p", {class: "proposal"}, plain(a.confirm).text) : null,
     proposed ? h("details", {class: "change"}, h("summary", {}, "change"), fields.map((f) => fieldInput(f, a)))
       : fields.map((f) => fieldInput(f, a)),
-    h("button", {type: "submit"}, plain(a.label).text));
+    h("button", {type: "submit"}, a.proposed ? "Yes, do it" : plain(a.label).text));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const r = await post(a, collect(form, a), form.querySelector("button[type=submit]"));

@@ -1,6 +1,6 @@
 // Cards as pictures: a tile per face (name, colour, number), tappable where a card can be
 // entered by hand. One tap sends the face id; the engine picks a copy the zone can hold (C-1).
-import {C, h, store, faceOf} from "./core.js";
+import {h, faceOf} from "./core.js";
 
 // A card face as a small picture. ``x``: a face id, a serial, or an engine's card object.
 export function cardTile(x, opts) {
@@ -22,7 +22,9 @@ export function cardTile(x, opts) {
   }
   // "Water 9" with its number drawn large: the name without the number again.
   if (num && label.endsWith(" " + f.number)) label = label.slice(0, -String(f.number).length - 1);
-  const kids = [deck, num, h("span", {class: "card-name"}, label), o.note ? h("span", {class: "card-note"}, o.note) : null];
+  // A long word ("Reverse", "Burden") in a small tile: smaller letters, never split.
+  const long = label.split(/\s+/).some((w) => w.length > 5);
+  const kids = [deck, num, h("span", {class: "card-name" + (long ? " long" : "")}, label), o.note ? h("span", {class: "card-note"}, o.note) : null];
   if (o.onTap) {
     return h("button", {type: "button", class: cls.join(" ") + (o.blocked ? " blocked" : ""),
       "data-face": f.face || "", "aria-disabled": o.blocked ? "true" : null, onclick: o.onTap}, kids);
@@ -34,20 +36,12 @@ export function cardRow(list, opts) {
   return h("div", {class: "card-row"}, (list || []).map((x) => cardTile(x, opts)));
 }
 
-// Games whose engine reads a face id typed in a card field (WX: C-6, GN: GN-6 hints). The
-// engines list ``faces`` on a card field themselves (issue 11); until then the WuXing tiles
-// come from the deck's faces: the Universe zone takes Universe cards; a seat's deck holds its
-// own cards and the Universe cards it has won (WX-7), the player deck's first.
-const FACE_IDS = new Set(["wuxing"]);
+// The faces a card field may take now, as the engine lists them (``faces``; C-1: it picks a
+// copy the zone can hold). The page guesses none of its own: a field without ``faces`` keeps
+// the "type a code" field only. God Num's referee field also carries ``hints`` (where each
+// legal card takes the divine number, GN-5 rev. 2): shown under the tile.
 export function fieldFaces(f) {
-  if (Array.isArray(f.faces)) return f.faces.map((x) => ({...x, ok: x.ok !== false}));
-  if (Array.isArray(f.hints) && f.hints.length) {
-    return f.hints.map((x) => ({face: x.value, name: x.label, ok: x.ok !== false, why: x.why}));
-  }
-  if (!FACE_IDS.has(C.game)) return [];
-  const universe = f.zone === "universe";
-  return Object.entries(store.faces)
-    .filter(([, x]) => !universe || x.deck === "universe")
-    .sort(([, a], [, b]) => (a.deck === "universe") - (b.deck === "universe"))
-    .map(([id, x]) => ({face: id, ...x, ok: true}));
+  if (!Array.isArray(f.faces)) return [];
+  const hints = Object.fromEntries((f.hints || []).map((x) => [x.value, x]));
+  return f.faces.map((x) => ({...x, ok: x.ok !== false, hint: x.hint ?? (hints[x.face] || {}).hint}));
 }

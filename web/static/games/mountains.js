@@ -1,23 +1,44 @@
-// The Classic of Mountains & Rivers: the board as an SVG drawn from the view's board data
-// (the engine's tiles, stairs, one-way arrows; each tile's ``mark`` when the engine gives
-// it, else the printed board's marks), big pawns with the characters' initials, reachable
-// tiles highlighted and tapped to move (MR-4, MR-5), a legend in words; the players' HP,
-// weapons, and what is left this turn.
-import {C, h, seatLabel, plain} from "../core.js";
+// The Classic of Mountains & Rivers: the board as an SVG drawn only from the engine's
+// ``view.board`` (issue 11, point 7): each tile's ``fill``, ``mark``, ``mark_colour``,
+// ``disc`` and ``word``, the ``stairs``, the one-way ``arrows`` in ``arrow_colour``, the
+// ``pawns`` with their colours and initials, the ``reachable`` tiles, and the ``legend``.
+// The same module (companion/games/mountains/marks.py) draws the printed board, so the
+// screen and the paper show one set of marks. Reachable tiles are tapped to move (MR-5).
+import {C, h, plain} from "../core.js";
 import {cardRow} from "../tiles.js";
 import {playFromPanel} from "../forms.js";
 import {seatTable, titled} from "./common.js";
 
-// The printed board's marks (printables KIND_MARK), for a view without ``mark`` per tile.
-const MARK = {weapon: "W", challenge: "?", chance: "!", blessing: "+1", hazard: "−1", stairs: "S", plain: ""};
-const KIND_WORDS = {weapon: "draw a weapon card", challenge: "draw a challenge card", chance: "draw a chance card",
-  blessing: "gain 1 HP", hazard: "lose 1 HP", stairs: "stairs: follow the arrow to the exit tile"};
-const PAWN = ["#ffd54f", "#ef5350", "#42a5f5", "#66bb6a", "#ab47bc", "#ff7043"];
 const CELL = 40;
+const LIGHTEN = 0.78;  // the printed board's tile tint (printables.board): the marks stay readable
 
-function initials(p) {
-  const n = p.initials || p.character_name || p.name || "?";
-  return n.split(/[\s-]+/).filter(Boolean).map((w) => w[0].toUpperCase()).join("").slice(0, 2);
+// "#a0661c" -> the same colour mixed with white, as the printed board's tiles.
+function tint(hex) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
+  if (!m) return "#e0e0e0";
+  const c = m.slice(1).map((x) => Math.round(parseInt(x, 16) * (1 - LIGHTEN) + 255 * LIGHTEN));
+  return "#" + c.map((x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+// A kind's mark: white in a disc of its colour, or in its colour (as printed).
+function markOf(x, y, m, r) {
+  if (!m.mark) return null;
+  const size = m.mark.length < 2 ? r * 1.15 : r * 0.95;
+  if (m.disc) {
+    return h("svg:g", {class: "mark"}, h("svg:circle", {cx: x, cy: y, r, fill: m.mark_colour || m.colour}),
+      h("svg:text", {x, y: y + size * 0.36, "text-anchor": "middle", fill: "#fff", "font-size": size}, m.mark));
+  }
+  return h("svg:text", {x, y: y + size * 0.4, "text-anchor": "middle", class: "mark", fill: m.mark_colour || m.colour,
+    "font-size": size * 1.2}, m.mark);
+}
+
+function arrowLine(pos, a, z, cls, colour, marker, clear) {
+  if (!pos[a] || !pos[z]) return null;
+  const [x1, y1] = pos[a], [x2, y2] = pos[z];
+  const d = Math.hypot(x2 - x1, y2 - y1);
+  const k1 = clear / d, k2 = Math.min(0.45, 8 / d);
+  return h("svg:line", {x1: x1 + (x2 - x1) * k1, y1: y1 + (y2 - y1) * k1, x2: x2 - (x2 - x1) * k2, y2: y2 - (y2 - y1) * k2,
+    class: cls, stroke: colour, "marker-end": `url(#${marker})`, "data-from": a, "data-to": z});
 }
 
 function board(v, s) {
@@ -25,54 +46,76 @@ function board(v, s) {
   const size = b.size || 9;
   const move = ((s && s.actions) || []).find((a) => a.type === "move" && !a.why && !a.disabled && (a.fields || []).length === 1);
   const canGo = new Set(move ? (move.fields[0].choices || []).map((c) => c.value) : []);
-  const reach = new Set((v.reachable || []).map((r) => r.tile || r));
+  const reach = new Set(b.reachable || []);
   const pos = {};
   for (const t of b.tiles) pos[t.id] = [(t.col - 0.5) * CELL, (t.row - 0.5) * CELL];
+  const arrowColour = b.arrow_colour || "#000";
   const svg = h("svg:svg", {viewBox: `0 0 ${size * CELL} ${size * CELL}`, class: "mr-board", role: "img", "aria-label": "the board"},
-    h("svg:defs", {}, h("svg:marker", {id: "mr-arrow", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto"},
-      h("svg:path", {d: "M0,0 L10,5 L0,10 z", class: "arrowhead"}))));
+    h("svg:defs", {},
+      h("svg:marker", {id: "mr-oneway", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "4", markerHeight: "4", orient: "auto"},
+        h("svg:path", {d: "M0,0 L10,5 L0,10 z", fill: arrowColour})),
+      h("svg:marker", {id: "mr-stairs", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto"},
+        h("svg:path", {d: "M0,0 L10,5 L0,10 z", class: "stairs-head"}))));
+  const corners = new Set(b.corners || []);
   for (const t of b.tiles) {
     const go = canGo.has(t.id);
-    const g = h("svg:g", {class: "tile t-" + (t.colour || "none") + " k-" + t.kind + (reach.has(t.id) || go ? " reach" : "") + (go ? " go" : ""),
-      "data-tile": t.id, role: go ? "button" : null, tabindex: go ? "0" : null},
-      h("svg:rect", {x: (t.col - 1) * CELL + 1, y: (t.row - 1) * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 4}),
-      h("svg:text", {x: (t.col - 1) * CELL + 4, y: (t.row - 1) * CELL + 11, class: "tid"}, t.id),
-      (t.mark ?? MARK[t.kind]) ? h("svg:text", {x: (t.col - 0.5) * CELL, y: (t.row - 0.5) * CELL + 8, class: "mark", "text-anchor": "middle"}, t.mark ?? MARK[t.kind]) : null);
-    if (go) g.addEventListener("click", (ev) => playFromPanel("move", {[move.fields[0].name]: t.id}, null));
+    const x = (t.col - 1) * CELL, y = (t.row - 1) * CELL;
+    const g = h("svg:g", {class: "tile k-" + t.kind + (reach.has(t.id) || go ? " reach" : "") + (go ? " go" : ""),
+      "data-tile": t.id, "data-mark": t.mark || "", role: go ? "button" : null, tabindex: go ? "0" : null,
+      "aria-label": go ? `move to ${t.id} (${t.word})` : null},
+      h("svg:rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4, fill: tint(t.fill), "data-fill": t.fill}),
+      h("svg:text", {x: x + 3, y: y + 9, class: "tid"}, t.id),
+      corners.has(t.id) ? h("svg:text", {x: x + CELL / 2, y: y + CELL - 3, class: "corner", "text-anchor": "middle"}, "start/end") : null,
+      markOf(x + CELL / 2, y + CELL / 2 + 2, t, 9));
+    if (go) {
+      const tap = () => playFromPanel("move", {[move.fields[0].name]: t.id}, null);
+      g.addEventListener("click", tap);
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); tap(); } });
+    }
     svg.append(g);
   }
-  // Stairs (tile -> its exit) and the one-way arrows, over the tiles.
-  const line = (a, z, cls) => {
-    if (!pos[a] || !pos[z]) return null;
-    const [x1, y1] = pos[a], [x2, y2] = pos[z];
-    const k = 12 / Math.hypot(x2 - x1, y2 - y1);
-    return h("svg:line", {x1: x1 + (x2 - x1) * k, y1: y1 + (y2 - y1) * k, x2: x2 - (x2 - x1) * k, y2: y2 - (y2 - y1) * k,
-      class: cls, "marker-end": "url(#mr-arrow)"});
-  };
-  for (const t of b.tiles) if (t.exit) svg.append(line(t.id, t.exit, "stairs"));
-  for (const a of b.arrows || []) svg.append(line(a.from, a.to, "oneway"));
-  // Pawns: big, coloured per seat, the character's initials; several on a tile side by side.
+  // Stairs: dashed, in the entrance's quadrant colour, from the rim of its disc (as printed);
+  // one-way passages: a short arrow in the engine's arrow colour.
+  const fillOf = Object.fromEntries(b.tiles.map((t) => [t.id, t.fill]));
+  for (const st of b.stairs || []) svg.append(arrowLine(pos, st.from, st.to, "stairs", fillOf[st.from], "mr-stairs", 12));
+  for (const a of b.arrows || []) svg.append(arrowLine(pos, a.from, a.to, "oneway", arrowColour, "mr-oneway", 8));
+  // Pawns: big, in the engine's colour, the character's initials; several on a tile side by side.
   const at = {};
-  for (const p of v.players || []) if (p.tile && p.alive !== false && pos[p.tile]) (at[p.tile] = at[p.tile] || []).push(p);
+  for (const p of b.pawns || []) if (pos[p.tile]) (at[p.tile] = at[p.tile] || []).push(p);
   for (const [tile, ps] of Object.entries(at)) {
     ps.forEach((p, i) => {
       const [cx, cy] = pos[tile];
       const off = ps.length === 1 ? [0, 0] : [(i % 2 ? 1 : -1) * 9, (i < 2 ? -1 : 1) * (ps.length > 2 ? 9 : 0)];
-      const r = ps.length === 1 ? 13 : 9;
-      svg.append(h("svg:g", {class: "pawn" + (p.seat === C.seat ? " me" : ""), "data-seat": p.seat},
-        h("svg:circle", {cx: cx + off[0], cy: cy + off[1], r, fill: p.colour || PAWN[(p.seat - 1) % PAWN.length]}),
-        h("svg:text", {x: cx + off[0], y: cy + off[1] + r * 0.35, "text-anchor": "middle", class: "pawn-i"}, initials(p)),
-        h("svg:title", {}, `${p.name}${p.character_name ? " (" + p.character_name + ")" : ""}`)));
+      const r = ps.length === 1 ? 14 : 9;
+      svg.append(h("svg:g", {class: "pawn" + (p.seat === C.seat ? " me" : "") + (p.turn ? " turn" : ""), "data-seat": p.seat},
+        h("svg:circle", {cx: cx + off[0], cy: cy + off[1], r, fill: p.colour}),
+        h("svg:text", {x: cx + off[0], y: cy + off[1] + r * 0.35, "text-anchor": "middle", class: "pawn-i"}, p.initials),
+        h("svg:title", {}, p.name)));
     });
   }
-  const kinds = [...new Set(b.tiles.map((t) => t.kind).filter((k) => k && k !== "plain"))].sort();
-  const legend = h("ul", {class: "board-legend"},
-    kinds.map((k) => h("li", {}, h("b", {class: "mark-key"}, (b.tiles.find((t) => t.kind === k) || {}).mark ?? MARK[k]), " " + (KIND_WORDS[k] || k))),
-    (b.arrows || []).length ? h("li", {}, h("b", {class: "mark-key"}, "→"), " one way only") : null,
-    canGo.size ? h("li", {}, h("b", {class: "mark-key reach-key"}, "▢"), " tap a highlighted tile to move there") : null,
-    (v.players || []).filter((p) => p.tile).map((p) => h("li", {}, h("b", {class: "pawn-key", "data-seat": p.seat}, initials(p)), ` ${p.name}`)));
-  for (const el of legend.querySelectorAll(".pawn-key")) el.style.background = PAWN[(Number(el.dataset.seat) - 1) % PAWN.length];
-  return h("div", {class: "mr"}, svg, legend);
+  return h("div", {class: "mr"}, svg, legend(b, canGo.size > 0));
+}
+
+// The legend in words, from the engine's own ``legend`` (the printed board's marks and texts).
+function legend(b, tapToMove) {
+  const key = (m) => {
+    const el = h("b", {class: "mark-key" + (m.disc ? " disc" : ""), "data-mark": m.mark}, m.mark);
+    if (m.disc) el.style.background = m.colour; else el.style.color = m.colour;
+    return el;
+  };
+  const discs = new Set(b.tiles.filter((t) => t.disc).map((t) => t.kind));
+  const oneway = h("b", {class: "mark-key"}, "→");
+  oneway.style.color = b.arrow_colour || "";
+  return h("ul", {class: "board-legend"},
+    (b.legend || []).filter((m) => m.mark).map((m) => h("li", {"data-kind": m.kind}, key({...m, disc: discs.has(m.kind)}),
+      " ", h("span", {}, h("b", {}, m.word), ": " + plain(m.text).text))),
+    (b.arrows || []).length ? h("li", {}, oneway, " one way only") : null,
+    tapToMove ? h("li", {}, h("b", {class: "mark-key reach-key"}, "▢"), " tap a highlighted tile to move there") : null,
+    (b.pawns || []).map((p) => {
+      const el = h("b", {class: "pawn-key"}, p.initials);
+      el.style.background = p.colour;
+      return h("li", {}, el, ` ${p.name}`);
+    }));
 }
 
 export default function mountains(v, s) {
@@ -83,6 +126,7 @@ export default function mountains(v, s) {
     ["weapons", (r) => (r.weapons || []).length ? cardRow(r.weapons, {small: true}) : "—"]], {hot: v.turn}));
   if (v.actions_left) kids.push(h("p", {class: "left"}, "Left this turn: ",
     Object.entries(v.actions_left).filter(([, ok]) => ok).map(([k]) => k).join(", ") || "nothing"));
+  if (v.two_dice) kids.push(h("p", {class: "left"}, "This turn: roll two dice for movement and use either."));
   if ((v.pending || []).length) kids.push(titled("Waiting for", h("ul", {}, v.pending.map((p) => h("li", {}, plain(p.text).text)))));
   return kids;
 }

@@ -1,5 +1,6 @@
 // Shrine of the Elemental Kings: the lot, the standing bid and who bids next largest; the
-// pool, each player's Oinks and influence with its groups (SK-4..SK-9).
+// pool, each player's Oinks and influence with its groups (SK-4..SK-9). The bid buttons
+// (the engine's ``suggest``) and the pass with its ``confirm`` are forms.js's.
 import {h, seatLabel, plain, count} from "../core.js";
 import {cardRow} from "../tiles.js";
 import {stat, perSeat, seatTable, titled} from "./common.js";
@@ -10,7 +11,7 @@ export default function shrine(v) {
   kids.push(h("div", {class: "stats headline"},
     stat("standing bid", v.standing_bid ? String(v.standing_bid) : "none", "hero"),
     stat("high bidder", v.high_bidder ? seatLabel(v.high_bidder) : "—"),
-    stat("bids next", v.turn ? seatLabel(v.turn) : "—", "hero"),
+    stat("bids next", v.next_bidder || (v.phase === "bidding" && v.turn ? seatLabel(v.turn) : "—"), "hero"),
     stat("cards in the deck", v.deck_count ?? "—")));
   if ((v.passed || []).length) kids.push(h("p", {}, "Passed: ", v.passed.map(seatLabel).join(", ")));
   if (v.pool) kids.push(titled("Pool", h("div", {class: "stats small"}, Object.entries(v.pool).map(([el, n]) => stat(el, n, "el-" + el)))));

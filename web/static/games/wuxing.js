@@ -36,13 +36,16 @@ export default function wuxing(v) {
   const ch = v.challenge || [];
   const kids = [];
   if (ch.length === 2) kids.push(h("div", {class: "challenge"}, h("b", {}, seatLabel(ch[0])), " challenges ", h("b", {}, seatLabel(ch[1]))));
-  if ((v.awaiting || []).length) kids.push(h("p", {class: "owes"}, "Still to show a card: ", h("b", {}, names(v.awaiting))));
-  kids.push(h("div", {class: "stats"},
-    stat("in the pot", (v.pot || []).length),
-    stat("in the Void", v.void ?? "—", "void"),
-    stat("Universe cards left", v.universe_left ?? "—")));
+  // Dragon and Star rounds: who still owes the pot a card, by the engine's names (``owing``).
+  if ((v.owing || []).length) kids.push(h("p", {class: "owes"}, "Still owes the pot a card: ", h("b", {}, names(v.owing))));
+  else if ((v.awaiting || []).length) kids.push(h("p", {class: "owes"}, "Still to show a card: ", h("b", {}, names(v.awaiting))));
+  const n = v.counts || {};
+  kids.push(h("div", {class: "stats headline"},
+    stat("in the pot", n.pot ?? (v.pot || []).length, "hero"),
+    stat("in the Void", n.void ?? v.void ?? "—", "void"),
+    stat("Universe cards left", n.universe ?? v.universe_left ?? "—")));
   const row = h("div", {class: "wx-row"});
-  row.append(titled("Universe card", v.universe_card ? cardTile(v.universe_card) : h("p", {class: "muted"}, "none yet")));
+  row.append(titled("Universe card", v.universe ? cardTile(v.universe) : h("p", {class: "muted"}, "none yet")));
   const shown = perSeat(v.revealed).filter(([, f]) => f);
   if (shown.length) row.append(titled("Revealed", h("div", {class: "card-row"}, shown.map(([s, f]) =>
     h("span", {class: "reveal"}, cardTile(f), h("small", {}, seatLabel(s)))))));
