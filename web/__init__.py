@@ -102,7 +102,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
         pg = PgStore(url, max_connections=int(app.config["DB_POOL"]))
         store: EventStore = pg
-        runs: RunStore = PgRunStore(pg)  # type: ignore[assignment]
+        pg_runs = PgRunStore(pg)
+        # Runs that `companion print` registered in this data dir join the database.
+        pg_runs.import_files(RunStore(data_dir))
+        runs: RunStore = pg_runs  # type: ignore[assignment]
         tables = Tables(store, runs, shared=True, abandoned_after=abandoned)
         pg.listen(broker.publish)
     else:

@@ -23,7 +23,7 @@ import psycopg_pool
 from psycopg import errors as pg_errors
 
 from companion.errors import StaleVersion, UnknownCard
-from companion.runs import PrintRun, run_from_manifest
+from companion.runs import PrintRun, RunStore, run_from_manifest
 from web.store import DamagedTable, Record, ScanKey, StorageUnavailable, StoredTable
 
 log = logging.getLogger(__name__)
@@ -296,6 +296,16 @@ class PgRunStore:
                        "ON CONFLICT (run_id) DO UPDATE SET manifest = excluded.manifest",
                        (run.run_id, run.game, json.dumps(data)))
         return run.run_id
+
+    def import_files(self, files: RunStore) -> int:
+        """Copy the runs ``companion print`` registered in a data dir that the database
+        lacks (at start-up: print runs are few); returns how many."""
+        with self.pool.connection() as db:
+            have = {r[0] for r in db.execute("SELECT run_id FROM runs")}
+        new = [run for run in files.all() if run.run_id not in have]
+        for run in new:
+            self.save(run)
+        return len(new)
 
     def load(self, run_id: str) -> PrintRun:
         """One registered run; raises ``UnknownCard`` if it is not registered."""

@@ -49,3 +49,19 @@ def test_migrate_copies_tables_logs_scans_and_runs(client: FlaskClient, data_dir
                             pg_url, "--data-dir", str(data_dir)],
                            cwd=ROOT, capture_output=True, text=True)
     assert again.returncode == 0 and "Copied 0 tables" in again.stdout
+
+
+def test_a_server_on_postgresql_takes_print_runs_registered_in_its_data_dir(
+        data_dir: Path, pg_url: str) -> None:
+    """``companion print`` registers runs in the data dir; a server started there with
+    ``--database`` copies them into the database, so the tables can use them."""
+    from webtools import register_run
+
+    run = register_run(data_dir, "shrine", 3, seed=5)
+    app = create_app({**config(data_dir), "DATABASE": pg_url})
+    try:
+        r = app.test_client().post("/api/tables", json={
+            "game": "shrine", "players": ["Ana", "Ben", "Chen"], "runs": [run.run_id]})
+        assert r.status_code == 201, r.json
+    finally:
+        services(app).close()
