@@ -59,7 +59,7 @@ def locus_of(seat: int) -> str:
     return f"locus:{seat}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Movement:
     """One card, or ``count`` cards the companion cannot name, going from place to place.
 
@@ -72,8 +72,19 @@ class Movement:
     serial: str | None = None
     count: int = 1
 
+    # Written straight into the instance dict: the generated frozen ``__init__`` (one
+    # ``object.__setattr__`` per field) cost twice as much, and every adjudication makes
+    # several of these (``companion bench engine``). Still frozen: assignment raises.
+    def __init__(self, source: str, target: str, serial: str | None = None,
+                 count: int = 1) -> None:
+        d = self.__dict__
+        d["source"] = source
+        d["target"] = target
+        d["serial"] = serial
+        d["count"] = count
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Play:
     """What one applied event did, as data; the words are made from it in the view (C-8).
 
@@ -89,6 +100,45 @@ class Play:
     seat: int | None = None
     movements: tuple[Movement, ...] = ()
     facts: Mapping[str, Any] = field(default_factory=dict)
+
+    # As ``Movement``: one or two of these per event, built without ``object.__setattr__``.
+    def __init__(self, kind: str, outcome: str, rule: str | None = None,
+                 seat: int | None = None, movements: tuple[Movement, ...] = (),
+                 facts: Mapping[str, Any] | None = None) -> None:
+        d = self.__dict__
+        d["kind"] = kind
+        d["outcome"] = outcome
+        d["rule"] = rule
+        d["seat"] = seat
+        d["movements"] = movements
+        d["facts"] = {} if facts is None else facts
+
+
+class Said:
+    """A ruling's sentences, made only when read (C-8 words kept off the adjudication path).
+
+    ``parts`` are texts, other ``Said``s, or ``(function, *args)`` tuples whose call returns
+    a text; the args must not change later (values, frozen data). ``str()`` joins them with
+    spaces, once.
+    """
+
+    __slots__ = ("_parts", "_text")
+
+    def __init__(self, parts: Sequence[str | Said | tuple[Any, ...]]) -> None:
+        self._parts = parts
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = " ".join(
+                p if type(p) is str else p[0](*p[1:]) if type(p) is tuple else str(p)
+                for p in self._parts)
+            self._parts = ()
+        return text
+
+    def __repr__(self) -> str:
+        return f"Said({str(self)!r})"
 
 
 # Limits on any event's values (issue: only known fields are stored): a text, a list, depth.
@@ -448,7 +498,10 @@ class Match(Generic[S]):
         self.rules = rules
         self.setup = setup
         self.events: list[Event] = []
-        self.rulings: list[str] = []
+        # ``rulings`` as stored: texts, or a state's ``said`` (a ``Said``) made into text
+        # only when ``rulings`` is read; ``_told`` of them are texts already.
+        self._said: list[Any] = []
+        self._told = 0
         self.initial: S = rules.start(setup)
         self.state: S = self.initial
         for e in events:
@@ -457,6 +510,22 @@ class Match(Generic[S]):
     @property
     def version(self) -> int:
         return len(self.events)
+
+    @property
+    def rulings(self) -> list[str]:
+        """``rulings[i]`` explains event ``i`` in words (the state's ``ruling`` after it)."""
+        said = self._said
+        for i in range(self._told, len(said)):
+            if type(said[i]) is not str:
+                said[i] = str(said[i])
+        self._told = len(said)
+        return said
+
+    @staticmethod
+    def _ruling(state: S) -> Any:
+        # A state may keep its ruling as a lazy ``Said`` in ``said`` (WuXing does).
+        said = state.__dict__.get("said")
+        return state.ruling if said is None else said
 
     def apply(self, event: Event, *, version: int | None = None) -> S:
         """Apply one event; raises ``StaleVersion`` if ``version`` is not the current one."""
@@ -468,7 +537,8 @@ class Match(Generic[S]):
             check_event_fields(event, self.rules.event_fields)
         state = self.rules.apply(self.state, event)
         self.events.append(dict(event))
-        self.rulings.append(state.ruling)
+        said = state.__dict__.get("said")
+        self._said.append(state.ruling if said is None else said)
         self.state = state
         return state
 
@@ -487,11 +557,11 @@ class Match(Generic[S]):
         dropped = self.events[-count:]
         keep = self.events[:-count]
         state = self.initial
-        rulings: list[str] = []
+        rulings: list[Any] = []
         for e in keep:
             state = self.rules.apply(state, e)
-            rulings.append(state.ruling)
-        self.events, self.rulings, self.state = keep, rulings, state
+            rulings.append(self._ruling(state))
+        self.events, self._said, self._told, self.state = keep, rulings, 0, state
         return dropped
 
     def replay(self) -> S:

@@ -7,7 +7,7 @@ of what it did; the adjudications themselves are in ``adjudicate``.
 
 from __future__ import annotations
 
-from companion.engine import POT, VOID, Movement, Play
+from companion.engine import POT, VOID, Movement, Play, Said
 from companion.games.wuxing import adjudicate, rulings
 from companion.games.wuxing.state import (
     DRAGON,
@@ -35,9 +35,7 @@ def lay_universe(w: Work, serial: str, seat: int | None) -> Play:
         w.dragons += 1
         w.phase = FEED
         w.awaiting = tuple(w.active())
-        w.notes.append(f"Universe Dragon: it goes to the Void, and everyone still in "
-                       f"({', '.join(t.name(s) for s in w.awaiting)}) puts their top card "
-                       "face up into the pot (WX-5).")
+        w.notes.append((rulings.universe_dragon, t, w.awaiting))
         return play
     if k == STAR:
         swept = w.pot
@@ -46,16 +44,14 @@ def lay_universe(w: Work, serial: str, seat: int | None) -> Play:
         w.stars += 1
         w.phase = PURGE
         w.awaiting = tuple(w.active())
-        w.notes.append(rulings.universe_star(t, play, swept, list(w.awaiting)))
+        w.notes.append((rulings.universe_star, t, play, swept, w.awaiting))
         return play
     play = Play("universe", "universe", "WX-4", seat, (Movement(UNIVERSE, POT, serial),))
     w.move(play.movements)
     w.universe_card = serial
     w.phase = REVEAL
     w.awaiting = w.challenge
-    a, b = w.challenge
-    w.notes.append(f"The Universe card is {t.label[serial]}: {t.name(a)} and {t.name(b)}, "
-                   "reveal your top cards (WX-4).")
+    w.notes.append((rulings.universe_card, t, serial, w.challenge))
     return play
 
 
@@ -65,12 +61,11 @@ def contribute(w: Work, seat: int, serial: str) -> Play:
     to_pot = w.phase == FEED
     w.move((Movement(table_of(seat), POT if to_pot else VOID, serial),))
     w.awaiting = tuple(s for s in w.awaiting if s != seat)
-    where = "into the pot (WX-5)" if to_pot else "into the Void (WX-6)"
-    w.notes.append(f"{t.name(seat)} put {rulings.a(t.label[serial])} {where}.")
+    w.notes.append((rulings.contributed, t, seat, serial, to_pot))
     play = Play("feed", "pot" if to_pot else "void", "WX-5" if to_pot else "WX-6", seat,
                 (Movement(t.deck_place[seat], POT if to_pot else VOID, serial),))
     if w.awaiting:
-        w.notes.append(f"Waiting for {t.names_of(w.awaiting)}.")
+        w.notes.append((rulings.waiting, t, w.awaiting))
         return play
     gone = w.check_out()
     next_round(w, new=False, gone=gone)
@@ -84,19 +79,18 @@ def reveal(w: Work, seat: int, serial: str) -> Play:
     w.awaiting = tuple(s for s in w.awaiting if s != seat)
     shown = Movement(t.deck_place[seat], table_of(seat), serial)
     if w.awaiting:
-        w.notes.append(f"{t.name(seat)} reveals {rulings.a(t.label[serial])}; waiting for "
-                       f"{t.name(w.awaiting[0])}.")
+        w.notes.append((rulings.revealed, t, seat, serial, w.awaiting[0]))
         return Play("reveal", "reveal", "WX-7", seat, (shown,))
     a, b = w.challenge
     u = w.universe_card or ""  # always set: a reveal phase has its Universe card (WX-4)
     cards = dict(w.revealed)
     play = adjudicate.challenge(t, a, cards[a], b, cards[b], u, w.pot)
     w.move(play.movements)
-    text = rulings.challenge(t, play)
+    text = Said(((rulings.challenge, t, play),))
     w.revealed = ()
     w.universe_card = None
     w.adjudications += 1
-    w.last_adjudication = text
+    w.adjudged = text
     w.notes.insert(0, text)
     gone = w.check_out()
     next_round(w, new=True, gone=gone)
@@ -153,8 +147,7 @@ def setup_challenge(w: Work, *, new: bool) -> None:
     w.revealed = ()
     if new:
         w.challenges += 1
-    w.notes.append(f"Next: {t.name(a)} v {t.name(b)}; {t.name(a)}, lay the top Universe "
-                   "card on the pot.")
+    w.notes.append((rulings.next_challenge, t, a, b))
 
 
 def count_cards(w: Work) -> None:
@@ -218,7 +211,7 @@ def take(w: Work, seat: int, serial: str) -> Play:
     w.move(play.movements)
     text = rulings.tiebreak_round(t, play)
     w.adjudications += 1
-    w.last_adjudication = text
+    w.adjudged = text
     w.notes.append(text)
     w.duel_cards = ()
     w.revealed = ()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import CardFace
-from companion.engine import POT, UNKNOWN, VOID, Movement, Play
+from companion.engine import POT, UNKNOWN, VOID, Movement, Play, Said
 from companion.errors import BadSetup
 from companion.words import names as listing
 
@@ -74,7 +74,9 @@ class WuXingState:
 
     ``decks[i]`` = ``unseen[i]`` + cards known in ``deck:<seat>`` (C-2: counts, never order).
     Cards in ``unknown`` = sum(``unseen``) + ``set_aside``. ``last_play`` is what the latest
-    event did, as data (issue 11); ``ruling`` the referee's sentence for it, ids included.
+    event did, as data (issue 11); ``ruling`` the referee's sentence for it, ids included,
+    and ``last_adjudication`` that of the latest adjudication: both are made from ``said``
+    and ``adjudged`` only when read (C-8 words off the adjudication path).
     """
 
     table: Table = field(compare=False, repr=False)
@@ -100,75 +102,82 @@ class WuXingState:
     dragons: int
     stars: int
     recycles: int
-    last_adjudication: str
-    ruling: str
+    adjudged: Said | str = field(compare=False, repr=False)
+    said: Said | str = field(compare=False, repr=False)
     finished: bool
     winners: tuple[int, ...]
     last_play: Play | None = None
     tiebreaks: int = 0
 
+    @property
+    def ruling(self) -> str:
+        """The referee's sentences for the latest event, ruling ids included."""
+        return str(self.said)
+
+    @property
+    def last_adjudication(self) -> str:
+        """The sentence of the latest adjudication ("" before the first)."""
+        return str(self.adjudged)
+
 
 class Work:
     """A mutable copy of a state for one ``apply``; ``freeze`` builds the next state.
 
+    It carries every field of the state under the same name (``t`` is ``table``), so both
+    ways are one dict copy: this runs on every event (``companion bench engine``).
     ``plays`` collects what the event did (the reveal, then its adjudication, a recycle);
-    ``notes`` the referee's sentences.
+    ``notes`` the referee's sentences (texts or ``Said`` parts, made when read).
     """
 
-    __slots__ = (
-        "adjudications", "awaiting", "challenge", "challenges", "decks", "dragons", "duel",
-        "duel_cards", "finished", "last_adjudication", "notes", "out", "phase", "places",
-        "plays", "pot", "recycles", "revealed", "set_aside", "shown", "stars", "t",
-        "tiebreaks", "turn", "universe_card", "universe_left", "unseen", "void", "winners",
-    )
+    t: Table
+    phase: str
+    places: dict[str, str]
+    unseen: list[int]
+    decks: list[int]
+    set_aside: int
+    universe_left: int
+    void: int
+    pot: tuple[str, ...]
+    universe_card: str | None
+    turn: int
+    challenge: tuple[int, ...]
+    revealed: tuple[tuple[int, str], ...]
+    awaiting: tuple[int, ...]
+    out: frozenset[int]
+    shown: frozenset[str]
+    duel: tuple[int, ...]
+    duel_cards: tuple[tuple[int, str], ...]
+    adjudications: int
+    challenges: int
+    dragons: int
+    stars: int
+    recycles: int
+    tiebreaks: int
+    adjudged: Said | str
+    finished: bool
+    winners: tuple[int, ...]
 
     def __init__(self, s: WuXingState) -> None:
-        self.t = s.table
-        self.phase = s.phase
-        self.places = dict(s.places)
-        self.unseen = list(s.unseen)
-        self.decks = list(s.decks)
-        self.set_aside = s.set_aside
-        self.universe_left = s.universe_left
-        self.void = s.void
-        self.pot = s.pot
-        self.universe_card = s.universe_card
-        self.turn = s.turn
-        self.challenge = s.challenge
-        self.revealed = s.revealed
-        self.awaiting = s.awaiting
-        self.out = s.out
-        self.shown = s.shown
-        self.duel = s.duel
-        self.duel_cards = s.duel_cards
-        self.adjudications = s.adjudications
-        self.challenges = s.challenges
-        self.dragons = s.dragons
-        self.stars = s.stars
-        self.recycles = s.recycles
-        self.tiebreaks = s.tiebreaks
-        self.last_adjudication = s.last_adjudication
-        self.finished = s.finished
-        self.winners = s.winners
-        self.notes: list[str] = []
+        d = self.__dict__
+        d.update(s.__dict__)
+        d["t"] = s.table
+        d["places"] = dict(s.places)
+        d["unseen"] = list(s.unseen)
+        d["decks"] = list(s.decks)
+        self.notes: list[str | Said | tuple[Any, ...]] = []
         self.plays: list[Play] = []
 
     def freeze(self, play: Play | None) -> WuXingState:
         # Built without the generated ``__init__``: every field is set here from a valid
         # state, and this is the hottest line of the engine (``bench engine``).
         new = object.__new__(WuXingState)
-        new.__dict__.update(
-            table=self.t, phase=self.phase, places=self.places, unseen=tuple(self.unseen),
-            decks=tuple(self.decks), set_aside=self.set_aside,
-            universe_left=self.universe_left, void=self.void, pot=self.pot,
-            universe_card=self.universe_card, turn=self.turn, challenge=self.challenge,
-            revealed=self.revealed, awaiting=self.awaiting, out=self.out, shown=self.shown,
-            duel=self.duel, duel_cards=self.duel_cards, adjudications=self.adjudications,
-            challenges=self.challenges, dragons=self.dragons, stars=self.stars,
-            recycles=self.recycles, last_adjudication=self.last_adjudication,
-            ruling=" ".join(self.notes), finished=self.finished, winners=self.winners,
-            last_play=play, tiebreaks=self.tiebreaks,
-        )
+        d = new.__dict__
+        d.update(self.__dict__)
+        del d["t"], d["notes"], d["plays"]
+        d["unseen"] = tuple(self.unseen)
+        d["decks"] = tuple(self.decks)
+        d["said"] = Said(self.notes)
+        d["last_play"] = play
         return new
 
     # Card movements keep every count in step with ``places`` (C-1, C-2).
