@@ -152,7 +152,7 @@ def check_event_fields(event: Event, allowed: Mapping[str, frozenset[str]]) -> N
     does not have, or whose values are too long or too deep; raises ``MalformedEvent``
     naming the field. ``allowed`` maps each event type to its fields besides ``type``.
     """
-    kind = event.get("type") if isinstance(event, Mapping) else None
+    kind = event.get("type") if type(event) is dict or isinstance(event, Mapping) else None
     fields = allowed.get(kind) if type(kind) is str else None
     if fields is None:
         kind = event_type(event)

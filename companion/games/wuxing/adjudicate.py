@@ -43,10 +43,14 @@ def challenge(t: Table, a: int, ca: str, b: int, cb: str, u: str,
     """WX-7, cases 1-8 in order: challengers ``a`` and ``b`` showed ``ca`` and ``cb``
     against the Universe card ``u`` (the top of ``pot``). Won cards go to the winner's
     deck (WX-8); a Star in the pot is never won (WX-9)."""
-    ka, kb = t.kind[ca], t.kind[cb]
-    on = {ca: table_of(a), cb: table_of(b)}
-    stars = [c for c in pot if t.kind[c] == STAR]
-    rest = [c for c in pot if t.kind[c] != STAR]
+    kind = t.kind
+    ka, kb = kind[ca], kind[cb]
+    on = {ca: t.table_place[a], cb: t.table_place[b]}
+    if pot:
+        stars = [c for c in pot if kind[c] == STAR]
+        rest = [c for c in pot if kind[c] != STAR] if stars else list(pot)
+    else:
+        stars, rest = [], []
     base = {"a": a, "b": b, "universe": u, "stars_in_pot": len(stars), "pot": len(pot)}
     if ka == STAR and kb == STAR:  # 7.1: a draw, nothing to the Void
         return Play("challenge", "draw", "WX-7.1", None,

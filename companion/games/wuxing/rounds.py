@@ -20,9 +20,14 @@ from companion.games.wuxing.state import (
     STAR,
     UNIVERSE,
     Work,
-    table_of,
 )
 from companion.words import count
+
+
+def _without(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """``seats`` less ``seat`` (one of them: ``rules`` checked it is awaited)."""
+    i = seats.index(seat)
+    return seats[:i] + seats[i + 1:]
 
 
 def lay_universe(w: Work, serial: str, seat: int | None) -> Play:
@@ -47,7 +52,10 @@ def lay_universe(w: Work, serial: str, seat: int | None) -> Play:
         w.notes.append((rulings.universe_star, t, play, swept, w.awaiting))
         return play
     play = Play("universe", "universe", "WX-4", seat, (Movement(UNIVERSE, POT, serial),))
-    w.move(play.movements)
+    # ``w.move`` of that one movement, written out: every challenge starts here.
+    w.universe_left -= 1
+    w.pot = (*w.pot, serial)
+    w.places[serial] = POT
     w.universe_card = serial
     w.phase = REVEAL
     w.awaiting = w.challenge
@@ -59,11 +67,18 @@ def contribute(w: Work, seat: int, serial: str) -> Play:
     """WX-5/WX-6: a seat's top card (already on its table place) into the pot or Void."""
     t = w.t
     to_pot = w.phase == FEED
-    w.move((Movement(table_of(seat), POT if to_pot else VOID, serial),))
-    w.awaiting = tuple(s for s in w.awaiting if s != seat)
+    # From the seat's table place (no count there) into the pot or the Void.
+    if to_pot:
+        w.pot = (*w.pot, serial)
+        w.places[serial] = POT
+        play = Play("feed", "pot", "WX-5", seat, (Movement(t.deck_place[seat], POT, serial),))
+    else:
+        w.void += 1
+        w.places[serial] = VOID
+        play = Play("feed", "void", "WX-6", seat,
+                    (Movement(t.deck_place[seat], VOID, serial),))
+    w.awaiting = _without(w.awaiting, seat)
     w.notes.append((rulings.contributed, t, seat, serial, to_pot))
-    play = Play("feed", "pot" if to_pot else "void", "WX-5" if to_pot else "WX-6", seat,
-                (Movement(t.deck_place[seat], POT if to_pot else VOID, serial),))
     if w.awaiting:
         w.notes.append((rulings.waiting, t, w.awaiting))
         return play
@@ -76,15 +91,16 @@ def reveal(w: Work, seat: int, serial: str) -> Play:
     """WX-7: a challenger's card; the second one is adjudicated with the first."""
     t = w.t
     w.revealed = (*w.revealed, (seat, serial))
-    w.awaiting = tuple(s for s in w.awaiting if s != seat)
-    shown = Movement(t.deck_place[seat], table_of(seat), serial)
+    w.awaiting = _without(w.awaiting, seat)
+    shown = Movement(t.deck_place[seat], t.table_place[seat], serial)
     if w.awaiting:
         w.notes.append((rulings.revealed, t, seat, serial, w.awaiting[0]))
         return Play("reveal", "reveal", "WX-7", seat, (shown,))
     a, b = w.challenge
     u = w.universe_card or ""  # always set: a reveal phase has its Universe card (WX-4)
-    cards = dict(w.revealed)
-    play = adjudicate.challenge(t, a, cards[a], b, cards[b], u, w.pot)
+    (s1, c1), (_, c2) = w.revealed
+    ca, cb = (c1, c2) if s1 == a else (c2, c1)
+    play = adjudicate.challenge(t, a, ca, b, cb, u, w.pot)
     w.move(play.movements)
     text = Said(((rulings.challenge, t, play),))
     w.revealed = ()
@@ -202,7 +218,7 @@ def take(w: Work, seat: int, serial: str) -> Play:
     t = w.t
     w.duel_cards = (*w.duel_cards, (seat, serial))
     w.revealed = w.duel_cards
-    shown = Movement(UNIVERSE, table_of(seat), serial)
+    shown = Movement(UNIVERSE, t.table_place[seat], serial)
     if len(w.duel_cards) < len(w.duel):
         w.notes.append(f"{t.name(seat)} took {rulings.a(t.label[serial])}.")
         await_taker(w)

@@ -210,13 +210,17 @@ class WuXingRules(Rules[WuXingState]):
         return z.seat
 
     def _scan(self, state: WuXingState, event: Event) -> WuXingState:
-        seat = self._zone(state, event)
-        by = self._sender(state, event)
+        t = state.table
+        zone = event.get("zone")
+        seat = t.zone_seats.get(zone) if type(zone) is str else None
+        if seat is None and zone != UNIVERSE:
+            seat = self._zone(state, event)
+        by = self._sender(state, event) if "seat" in event else None
         raw = event.get("card")
         if type(raw) is not str:
             raw = require(event, "card", str)
         override = event.get("override", False)
-        if not isinstance(override, bool):
+        if override is not False and override is not True:
             raise MalformedEvent(f"event field 'override' must be true or false, got "
                                  f"{override!r}")
         if override and by is not None:
@@ -226,12 +230,15 @@ class WuXingRules(Rules[WuXingState]):
             raise GameOver(f"the game is over; card {raw[:40]!r} is not needed", rule="WX-10")
         if by is not None:
             self._authorize(state, by, seat, raw)
-        try:
-            serial = self._card(state, raw, seat)
-        except CardNotAvailable:
-            if by is None:
-                raise
-            self._unavailable(state, by, raw)
+        if raw in t.faces:  # a serial: the camera's case, checked here first
+            serial = raw
+        else:
+            try:
+                serial = self._card(state, raw, seat)
+            except CardNotAvailable:
+                if by is None:
+                    raise
+                self._unavailable(state, by, raw)
         phase = state.phase
         if phase == START:
             return self._pull(state, serial, seat, by, raw)
@@ -245,7 +252,7 @@ class WuXingRules(Rules[WuXingState]):
         place = state.places[serial]
         if phase == DUEL:
             return self._take(state, serial, seat, override, by, raw)
-        held = place == state.table.deck_place[seat] or (
+        held = place == t.deck_place[seat] or (
             place == UNKNOWN and state.unseen[seat - 1] > 0)
         if not held and not override:
             if by is not None:
@@ -254,7 +261,7 @@ class WuXingRules(Rules[WuXingState]):
         w = Work(state)
         if not held:
             self._relocate(w, serial, place, seat)
-        w.take_from_deck(seat, serial, w.t.table_place[seat])
+        w.take_from_deck(seat, serial, t.table_place[seat])
         if phase == REVEAL:
             return self._done(w, rounds.reveal(w, seat, serial))
         return self._done(w, rounds.contribute(w, seat, serial))
@@ -262,6 +269,8 @@ class WuXingRules(Rules[WuXingState]):
     @staticmethod
     def _done(w: Work, play: Play) -> WuXingState:
         """The next state, with the event's play; a recycle it caused rides along."""
+        if not w.plays:
+            return w.freeze(play)
         for extra in w.plays:
             play = Play(play.kind, play.outcome, play.rule, play.seat,
                         (*play.movements, *extra.movements),

@@ -30,6 +30,9 @@ DUEL = "tiebreak"  # sudden death from the Universe deck (WX-11)
 OVER = "over"
 
 
+_set = object.__setattr__
+
+
 def table_of(seat: int) -> str:
     """Place of a card seat ``seat`` has shown that is not adjudicated yet."""
     return f"table:{seat}"
@@ -156,28 +159,32 @@ class Work:
     adjudged: Said | str
     finished: bool
     winners: tuple[int, ...]
+    notes: list[str | Said | tuple[Any, ...]]
+    plays: list[Play]
 
     def __init__(self, s: WuXingState) -> None:
-        d = self.__dict__
-        d.update(s.__dict__)
+        d = s.__dict__.copy()
         d["t"] = s.table
         d["places"] = dict(s.places)
         d["unseen"] = list(s.unseen)
         d["decks"] = list(s.decks)
-        self.notes: list[str | Said | tuple[Any, ...]] = []
-        self.plays: list[Play] = []
+        d["notes"] = []
+        d["plays"] = []
+        _set(self, "__dict__", d)
 
     def freeze(self, play: Play | None) -> WuXingState:
         # Built without the generated ``__init__``: every field is set here from a valid
         # state, and this is the hottest line of the engine (``bench engine``).
-        new = object.__new__(WuXingState)
-        d = new.__dict__
-        d.update(self.__dict__)
-        del d["t"], d["notes"], d["plays"]
-        d["unseen"] = tuple(self.unseen)
-        d["decks"] = tuple(self.decks)
-        d["said"] = Said(self.notes)
+        # The work's own dict becomes the state's: the work is done with after this.
+        d = self.__dict__
+        said = Said(d.pop("notes"))
+        del d["t"], d["plays"]
+        d["unseen"] = tuple(d["unseen"])
+        d["decks"] = tuple(d["decks"])
+        d["said"] = said
         d["last_play"] = play
+        new = object.__new__(WuXingState)
+        _set(new, "__dict__", d)
         return new
 
     # Card movements keep every count in step with ``places`` (C-1, C-2).
@@ -222,7 +229,9 @@ class Work:
         self.pot = tuple(pot)
 
     def active(self) -> list[int]:
-        return [s for s in self.t.seats if s not in self.out]
+        if not self.out:
+            return list(range(1, len(self.decks) + 1))
+        return [s for s in range(1, len(self.decks) + 1) if s not in self.out]
 
     def next_active(self, seat: int) -> int:
         n = len(self.t.names)
@@ -235,7 +244,9 @@ class Work:
 
     def check_out(self) -> list[int]:
         """Seats whose deck is empty are out (WX-3); returns the seats newly out."""
-        gone = [s for s in self.t.seats if s not in self.out and self.decks[s - 1] == 0]
+        if 0 not in self.decks:
+            return []
+        gone = [s for s, n in enumerate(self.decks, 1) if n == 0 and s not in self.out]
         if gone:
             self.out = self.out | frozenset(gone)
             many = len(gone) > 1
