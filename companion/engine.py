@@ -147,6 +147,10 @@ MAX_LIST = 64
 MAX_DEPTH = 4
 
 
+# Each type's fields with "type" itself, made once per field set (frozensets keep their hash).
+_WITH_TYPE: dict[frozenset[str], frozenset[str]] = {}
+
+
 def check_event_fields(event: Event, allowed: Mapping[str, frozenset[str]]) -> None:
     """Refuse an event whose type is unknown to ``allowed``, that carries a field its type
     does not have, or whose values are too long or too deep; raises ``MalformedEvent``
@@ -158,8 +162,23 @@ def check_event_fields(event: Event, allowed: Mapping[str, frozenset[str]]) -> N
         kind = event_type(event)
         raise MalformedEvent(f"there is no event type {kind[:MAX_TEXT]!r}; the types are "
                              f"{', '.join(sorted(allowed))}")
-    # The common case (flat ints and short texts) is checked inline: this runs on every
-    # adjudication (``companion bench engine``).
+    # The common case (known fields, flat ints and short texts) is checked inline: this
+    # runs on every adjudication (``companion bench engine``).
+    known = _WITH_TYPE.get(fields)
+    if known is None:
+        known = fields | {"type"}
+        if len(_WITH_TYPE) < 1024:  # bounded: callers may pass field sets made from input
+            _WITH_TYPE[fields] = known
+    if event.keys() <= known:
+        for value in event.values():
+            t = type(value)
+            if t is str:
+                if len(value) > MAX_TEXT:
+                    break
+            elif t is not int and t is not bool and value is not None:
+                break
+        else:
+            return
     for key, value in event.items():
         if key not in fields and key != "type":
             raise MalformedEvent(f"a {kind!r} event has no field {str(key)[:MAX_TEXT]!r}; "
@@ -533,9 +552,10 @@ class Match(Generic[S]):
             raise StaleVersion(
                 f"the table is at version {len(self.events)}, the action was for {version}"
             )
-        if self.rules.event_fields:
-            check_event_fields(event, self.rules.event_fields)
-        state = self.rules.apply(self.state, event)
+        rules = self.rules
+        if rules.event_fields:
+            check_event_fields(event, rules.event_fields)
+        state = rules.apply(self.state, event)
         self.events.append(dict(event))
         said = state.__dict__.get("said")
         self._said.append(state.ruling if said is None else said)

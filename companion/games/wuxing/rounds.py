@@ -119,15 +119,15 @@ def next_round(w: Work, *, new: bool, gone: list[int]) -> None:
     (WX-10), or the tie-breaker (WX-11)."""
     if new:
         w.turn = w.challenge[1]
-    active = w.active()
-    if not active:
+    still_in = len(w.decks) - len(w.out)
+    if not still_in:
         # WX-11 (a): the last players drew on their last cards; nobody holds any.
         w.notes.append(f"{w.t.names_of(gone)} ran out of cards at the same moment: sudden "
                        "death from the Universe deck (WX-11).")
         start_tiebreak(w, tuple(gone))
         return
-    if len(active) == 1:
-        finish(w, (active[0],), "holds every card still in the players' hands", "WX-10")
+    if still_in == 1:
+        finish(w, tuple(w.active()), "holds every card still in the players' hands", "WX-10")
         return
     if w.universe_left == 0:
         if w.t.end == "recycle" and w.void > 0:
@@ -154,8 +154,12 @@ def recycle(w: Work) -> None:
 def setup_challenge(w: Work, *, new: bool) -> None:
     """WX-3: the next pair, the first challenger lays the Universe card (WX-4)."""
     t = w.t
-    a = w.turn if w.turn not in w.out else w.next_active(w.turn)
-    b = w.next_active(a)
+    if w.out:
+        a = w.turn if w.turn not in w.out else w.next_active(w.turn)
+        b = w.next_active(a)
+    else:
+        a = w.turn
+        b = a % len(w.decks) + 1
     w.turn = a
     w.challenge = (a, b)
     w.phase = DRAW

@@ -202,7 +202,10 @@ class Work:
         """Carry out an adjudication's movements (every serial named, none from a deck's
         unseen part): each count follows its card."""
         places = self.places
+        decks = self.decks
         pot = list(self.pot)
+        void = self.void
+        left = self.universe_left
         for m in movements:
             serial = m.serial
             if serial is None:  # adjudications move face-up cards only; a bug, not input
@@ -211,22 +214,24 @@ class Work:
             if src == POT:
                 pot.remove(serial)
             elif src == VOID:
-                self.void -= 1
+                void -= 1
             elif src == UNIVERSE:
-                self.universe_left -= 1
-            elif src.startswith("deck:"):
-                self.decks[int(src[5:]) - 1] -= 1
+                left -= 1
+            elif src[:5] == "deck:":
+                decks[int(src[5:]) - 1] -= 1
             dest = m.target
             if dest == POT:
                 pot.append(serial)
             elif dest == VOID:
-                self.void += 1
+                void += 1
             elif dest == UNIVERSE:
-                self.universe_left += 1
-            elif dest.startswith("deck:"):
-                self.decks[int(dest[5:]) - 1] += 1
+                left += 1
+            elif dest[:5] == "deck:":
+                decks[int(dest[5:]) - 1] += 1
             places[serial] = dest
         self.pot = tuple(pot)
+        self.void = void
+        self.universe_left = left
 
     def active(self) -> list[int]:
         if not self.out:
