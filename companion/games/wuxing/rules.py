@@ -262,15 +262,12 @@ class WuXingRules(Rules[WuXingState]):
         if not held:
             self._relocate(w, serial, place, seat)
         w.take_from_deck(seat, serial, t.table_place[seat])
-        if phase == REVEAL:
-            return self._done(w, rounds.reveal(w, seat, serial))
-        return self._done(w, rounds.contribute(w, seat, serial))
+        play = (rounds.reveal if phase == REVEAL else rounds.contribute)(w, seat, serial)
+        return self._done(w, play) if w.plays else w.freeze(play)
 
     @staticmethod
     def _done(w: Work, play: Play) -> WuXingState:
         """The next state, with the event's play; a recycle it caused rides along."""
-        if not w.plays:
-            return w.freeze(play)
         for extra in w.plays:
             play = Play(play.kind, play.outcome, play.rule, play.seat,
                         (*play.movements, *extra.movements),
@@ -463,7 +460,8 @@ class WuXingRules(Rules[WuXingState]):
         w = Work(state)
         if state.places[serial] != UNIVERSE:
             self._relocate(w, serial, state.places[serial], None)
-        return self._done(w, rounds.lay_universe(w, serial, state.challenge[0]))
+        play = rounds.lay_universe(w, serial, state.challenge[0])
+        return self._done(w, play) if w.plays else w.freeze(play)
 
     def _take(self, state: WuXingState, serial: str, seat: int, override: bool,
               by: int | None, raw: str) -> WuXingState:
