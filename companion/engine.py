@@ -423,6 +423,7 @@ class Rules(ABC, Generic[S]):
 
 T = TypeVar("T")
 _FIELDS: dict[type, frozenset[str]] = {}
+_set = object.__setattr__
 
 
 def evolve(obj: T, **changes: Any) -> T:
@@ -432,15 +433,17 @@ def evolve(obj: T, **changes: Any) -> T:
     that was most of the time an adjudication took (``companion bench engine``). Field
     names are checked as ``replace`` does; raises ``TypeError`` on an unknown one.
     """
-    names = _FIELDS.get(type(obj))
+    cls = type(obj)
+    names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[type(obj)] = frozenset(f.name for f in fields(obj))  # type: ignore[arg-type]
-    unknown = changes.keys() - names
-    if unknown:
-        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(unknown)!r}")
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
+        names = _FIELDS[cls] = frozenset(f.name for f in fields(obj))  # type: ignore[arg-type]
+    if not changes.keys() <= names:
+        unknown = changes.keys() - names
+        raise TypeError(f"{cls.__name__} has no field(s) {sorted(unknown)!r}")
+    d = obj.__dict__.copy()
+    d.update(changes)
+    new = object.__new__(cls)
+    _set(new, "__dict__", d)  # one dict, handed over (a frozen class refuses setattr)
     return new
 
 
@@ -477,11 +480,13 @@ def card_list(cards: Mapping[str, CardFace], value: Any, key: str) -> list[Any]:
 
 def require(event: Event, key: str, typ: type | tuple[type, ...]) -> Any:
     """``event[key]`` if present and of type ``typ``; raises ``MalformedEvent``."""
-    if not isinstance(event, Mapping):
+    if type(event) is not dict and not isinstance(event, Mapping):
         raise MalformedEvent(f"an event must be a JSON object, got {event!r}")
     if key not in event:
         raise MalformedEvent(f"event {dict(event)!r} lacks {key!r}")
     value = event[key]
+    if type(value) is typ:  # the common case: an int is an int, a text a text
+        return value
     if isinstance(value, bool) and typ is int:
         raise MalformedEvent(f"event field {key!r} must be int, got {value!r}")
     if not isinstance(value, typ):
@@ -506,6 +511,10 @@ def seat_zone(zone: str, players: int) -> int | None:
     return z.seat if z.kind == "seat" else None
 
 
+def _ruling_of(state: GameState) -> str:
+    return state.ruling
+
+
 class Match(Generic[S]):
     """A table's append-only event log with its current state.
 
@@ -522,6 +531,9 @@ class Match(Generic[S]):
         self._said: list[Any] = []
         self._told = 0
         self.initial: S = rules.start(setup)
+        # A state whose ``ruling`` is a property made from the state (God Num) is asked for
+        # its words only when ``rulings`` is read: the words stay off the adjudication path.
+        self._derived = isinstance(getattr(type(self.initial), "ruling", None), property)
         self.state: S = self.initial
         for e in events:
             self.apply(e)
@@ -540,11 +552,12 @@ class Match(Generic[S]):
         self._told = len(said)
         return said
 
-    @staticmethod
-    def _ruling(state: S) -> Any:
+    def _ruling(self, state: S) -> Any:
         # A state may keep its ruling as a lazy ``Said`` in ``said`` (WuXing does).
         said = state.__dict__.get("said")
-        return state.ruling if said is None else said
+        if said is None:
+            return Said(((_ruling_of, state),)) if self._derived else state.ruling
+        return said
 
     def apply(self, event: Event, *, version: int | None = None) -> S:
         """Apply one event; raises ``StaleVersion`` if ``version`` is not the current one."""
@@ -557,8 +570,7 @@ class Match(Generic[S]):
             check_event_fields(event, rules.event_fields)
         state = rules.apply(self.state, event)
         self.events.append(dict(event))
-        said = state.__dict__.get("said")
-        self._said.append(state.ruling if said is None else said)
+        self._said.append(self._ruling(state))
         self.state = state
         return state
 
