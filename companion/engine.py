@@ -570,7 +570,10 @@ class Match(Generic[S]):
             check_event_fields(event, rules.event_fields)
         state = rules.apply(self.state, event)
         self.events.append(dict(event))
-        self._said.append(self._ruling(state))
+        said = state.__dict__.get("said")  # as ``_ruling``, inline: this runs on every event
+        if said is None:
+            said = Said(((_ruling_of, state),)) if self._derived else state.ruling
+        self._said.append(said)
         self.state = state
         return state
 
