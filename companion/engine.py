@@ -114,27 +114,27 @@ class Play:
         d["facts"] = {} if facts is None else facts
 
 
-class Said:
+class Said(list[Any]):
     """A ruling's sentences, made only when read (C-8 words kept off the adjudication path).
 
-    ``parts`` are texts, other ``Said``s, or ``(function, *args)`` tuples whose call returns
+    Its items are texts, other ``Said``s, or ``(function, *args)`` tuples whose call returns
     a text; the args must not change later (values, frozen data). ``str()`` joins them with
-    spaces, once.
+    spaces, once. A list, so a game collects the parts in it as it resolves an event and
+    hands it over as is.
     """
 
-    __slots__ = ("_parts", "_text")
-
-    def __init__(self, parts: Sequence[str | Said | tuple[Any, ...]]) -> None:
-        self._parts = parts
-        self._text: str | None = None
+    __slots__ = ("_text",)
+    _text: str
 
     def __str__(self) -> str:
-        text = self._text
-        if text is None:
-            text = self._text = " ".join(
-                p if type(p) is str else p[0](*p[1:]) if type(p) is tuple else str(p)
-                for p in self._parts)
-            self._parts = ()
+        try:
+            return self._text
+        except AttributeError:
+            pass
+        text = self._text = " ".join(
+            p if type(p) is str else p[0](*p[1:]) if type(p) is tuple else str(p)
+            for p in self)
+        self.clear()  # the parts may hold plays and tables: let them go
         return text
 
     def __repr__(self) -> str:
@@ -556,7 +556,7 @@ class Match(Generic[S]):
         # A state may keep its ruling as a lazy ``Said`` in ``said`` (WuXing does).
         said = state.__dict__.get("said")
         if said is None:
-            return Said(((_ruling_of, state),)) if self._derived else state.ruling
+            return Said([(_ruling_of, state)]) if self._derived else state.ruling
         return said
 
     def apply(self, event: Event, *, version: int | None = None) -> S:
@@ -572,7 +572,7 @@ class Match(Generic[S]):
         self.events.append(dict(event))
         said = state.__dict__.get("said")  # as ``_ruling``, inline: this runs on every event
         if said is None:
-            said = Said(((_ruling_of, state),)) if self._derived else state.ruling
+            said = Said([(_ruling_of, state)]) if self._derived else state.ruling
         self._said.append(said)
         self.state = state
         return state

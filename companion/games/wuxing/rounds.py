@@ -102,7 +102,7 @@ def reveal(w: Work, seat: int, serial: str) -> Play:
     ca, cb = (c1, c2) if s1 == a else (c2, c1)
     play = adjudicate.challenge(t, a, ca, b, cb, u, w.pot)
     w.move(play.movements)
-    text = Said(((rulings.challenge, t, play),))
+    text = Said([(rulings.challenge, t, play)])
     w.revealed = ()
     w.universe_card = None
     w.adjudications += 1

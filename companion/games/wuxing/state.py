@@ -159,7 +159,7 @@ class Work:
     adjudged: Said | str
     finished: bool
     winners: tuple[int, ...]
-    notes: list[str | Said | tuple[Any, ...]]
+    notes: Said
     plays: list[Play]
 
     def __init__(self, s: WuXingState) -> None:
@@ -168,7 +168,7 @@ class Work:
         d["places"] = dict(s.places)
         d["unseen"] = list(s.unseen)
         d["decks"] = list(s.decks)
-        d["notes"] = []
+        d["notes"] = Said()
         d["plays"] = []
         _set(self, "__dict__", d)
 
@@ -177,7 +177,7 @@ class Work:
         # state, and this is the hottest line of the engine (``bench engine``).
         # The work's own dict becomes the state's: the work is done with after this.
         d = self.__dict__
-        said = Said(d.pop("notes"))
+        said = d.pop("notes")
         del d["t"], d["plays"]
         d["unseen"] = tuple(d["unseen"])
         d["decks"] = tuple(d["decks"])
