@@ -7,7 +7,7 @@ of what it did; the adjudications themselves are in ``adjudicate``.
 
 from __future__ import annotations
 
-from companion.engine import POT, VOID, Movement, Play, Said
+from companion.engine import POT, UNKNOWN, VOID, Movement, Play, Said
 from companion.games.wuxing import adjudicate, rulings
 from companion.games.wuxing.state import (
     DRAGON,
@@ -17,9 +17,9 @@ from companion.games.wuxing.state import (
     OVER,
     PURGE,
     REVEAL,
-    STAR,
     UNIVERSE,
     Work,
+    WuXingState,
 )
 from companion.words import count
 
@@ -30,11 +30,11 @@ def _without(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
     return seats[:i] + seats[i + 1:]
 
 
-def lay_universe(w: Work, serial: str, seat: int | None) -> Play:
-    """WX-4: the Universe card on the pot; WX-5 a Dragon, WX-6 a Star start their round."""
+def lay_universe(w: Work, serial: str) -> Play:
+    """WX-5 a Universe Dragon, WX-6 a Universe Star: each starts its round (an element
+    Universe card is laid by ``universe_card``)."""
     t = w.t
-    k = t.kind[serial]
-    if k == DRAGON:
+    if t.kind[serial] == DRAGON:
         play = adjudicate.universe_dragon(serial)
         w.move(play.movements)
         w.dragons += 1
@@ -42,25 +42,51 @@ def lay_universe(w: Work, serial: str, seat: int | None) -> Play:
         w.awaiting = tuple(w.active())
         w.notes.append((rulings.universe_dragon, t, w.awaiting))
         return play
-    if k == STAR:
-        swept = w.pot
-        play = adjudicate.universe_star(serial, swept)
-        w.move(play.movements)
-        w.stars += 1
-        w.phase = PURGE
-        w.awaiting = tuple(w.active())
-        w.notes.append((rulings.universe_star, t, play, swept, w.awaiting))
-        return play
-    play = Play("universe", "universe", "WX-4", seat, (Movement(UNIVERSE, POT, serial),))
-    # ``w.move`` of that one movement, written out: every challenge starts here.
-    w.universe_left -= 1
-    w.pot = (*w.pot, serial)
-    w.places[serial] = POT
-    w.universe_card = serial
-    w.phase = REVEAL
-    w.awaiting = w.challenge
-    w.notes.append((rulings.universe_card, t, serial, w.challenge))
+    swept = w.pot
+    play = adjudicate.universe_star(serial, swept)
+    w.move(play.movements)
+    w.stars += 1
+    w.phase = PURGE
+    w.awaiting = tuple(w.active())
+    w.notes.append((rulings.universe_star, t, play, swept, w.awaiting))
     return play
+
+
+def universe_card(s: WuXingState, serial: str, said: Said) -> WuXingState:
+    """WX-4: an element Universe card (in the Universe deck) on the pot; the challengers
+    reveal next. Every challenge starts here, so it is built straight from ``s``. ``said``
+    holds the event's words so far (a referee override's)."""
+    t = s.table
+    places = dict(s.places)
+    places[serial] = POT
+    said.append((rulings.universe_card, t, serial, s.challenge))
+    return s.after(Play("universe", "universe", "WX-4", s.challenge[0],
+                        (Movement(UNIVERSE, POT, serial),)),
+                   said, places=places, universe_left=s.universe_left - 1,
+                   pot=(*s.pot, serial), universe_card=serial, phase=REVEAL,
+                   awaiting=s.challenge)
+
+
+def first_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingState:
+    """WX-7: the first challenger's card, shown from their deck (C-1 checked); the table
+    waits for the other's. Built straight from ``s`` like ``universe_card``."""
+    t = s.table
+    i = seat - 1
+    places = dict(s.places)
+    unseen = s.unseen
+    if places[serial] == UNKNOWN:
+        left = list(unseen)
+        left[i] -= 1
+        unseen = tuple(left)
+    decks = list(s.decks)
+    decks[i] -= 1
+    places[serial] = t.table_place[seat]
+    awaiting = _without(s.awaiting, seat)
+    said.append((rulings.revealed, t, seat, serial, awaiting[0]))
+    return s.after(Play("reveal", "reveal", "WX-7", seat,
+                        (Movement(t.deck_place[seat], t.table_place[seat], serial),)),
+                   said, places=places, unseen=unseen, decks=tuple(decks),
+                   revealed=(*s.revealed, (seat, serial)), awaiting=awaiting)
 
 
 def contribute(w: Work, seat: int, serial: str) -> Play:
@@ -88,14 +114,11 @@ def contribute(w: Work, seat: int, serial: str) -> Play:
 
 
 def reveal(w: Work, seat: int, serial: str) -> Play:
-    """WX-7: a challenger's card; the second one is adjudicated with the first."""
+    """WX-7: the second challenger's card, adjudicated with the first (``first_card``)."""
     t = w.t
     w.revealed = (*w.revealed, (seat, serial))
     w.awaiting = _without(w.awaiting, seat)
     shown = Movement(t.deck_place[seat], t.table_place[seat], serial)
-    if w.awaiting:
-        w.notes.append((rulings.revealed, t, seat, serial, w.awaiting[0]))
-        return Play("reveal", "reveal", "WX-7", seat, (shown,))
     a, b = w.challenge
     u = w.universe_card or ""  # always set: a reveal phase has its Universe card (WX-4)
     (s1, c1), (_, c2) = w.revealed

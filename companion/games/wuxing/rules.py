@@ -36,6 +36,7 @@ from companion.engine import (
     Option,
     Play,
     Rules,
+    Said,
     Setup,
     deck_of,
     event_type,
@@ -58,6 +59,7 @@ from companion.games.wuxing.state import (
     DRAGON,
     DRAW,
     DUEL,
+    ELEMENT,
     FEED,
     PURGE,
     REVEAL,
@@ -258,6 +260,9 @@ class WuXingRules(Rules[WuXingState]):
             if by is not None:
                 self._unavailable(state, by, raw)
             self._check_from_deck(state, seat, serial)
+        if phase == REVEAL and len(state.awaiting) == 2:
+            ready, said = self._relocated(state, serial, place, seat, held)
+            return rounds.first_card(ready, seat, serial, said)
         w = Work(state)
         if not held:
             self._relocate(w, serial, place, seat)
@@ -371,6 +376,18 @@ class WuXingRules(Rules[WuXingState]):
         raise CardNotAvailable(f"{who} cannot show it: {self._where(state, serial)}",
                                rule="C-1")
 
+    def _relocated(self, state: WuXingState, serial: str, place: str, seat: int | None,
+                   held: bool) -> tuple[WuXingState, Said]:
+        """``state`` and the event's words so far, for the plays built without a ``Work``:
+        unchanged if the card is where the play takes it from, else after the referee's
+        override moved it there (``_relocate``)."""
+        if held:
+            return state, Said()
+        w = Work(state)
+        self._relocate(w, serial, place, seat)
+        said = w.notes  # the override's words; the play's are added to them
+        return w.freeze(None), said
+
     @staticmethod
     def _relocate(w: Work, serial: str, place: str, seat: int | None) -> None:
         """Referee override of C-1: ``serial`` was really in ``seat``'s deck (or, for
@@ -457,10 +474,14 @@ class WuXingRules(Rules[WuXingState]):
                 raise CardNotAvailable(f"{self._where(state, serial)}, so it cannot be the "
                                        "Universe card: that comes from the Universe deck",
                                        rule="WX-4")
+        place = state.places[serial]
+        if state.table.kind[serial] == ELEMENT:
+            ready, said = self._relocated(state, serial, place, None, place == UNIVERSE)
+            return rounds.universe_card(ready, serial, said)
         w = Work(state)
-        if state.places[serial] != UNIVERSE:
-            self._relocate(w, serial, state.places[serial], None)
-        play = rounds.lay_universe(w, serial, state.challenge[0])
+        if place != UNIVERSE:
+            self._relocate(w, serial, place, None)
+        play = rounds.lay_universe(w, serial)
         return self._done(w, play) if w.plays else w.freeze(play)
 
     def _take(self, state: WuXingState, serial: str, seat: int, override: bool,
