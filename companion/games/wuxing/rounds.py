@@ -20,6 +20,7 @@ from companion.games.wuxing.state import (
     UNIVERSE,
     Work,
     WuXingState,
+    successor,
 )
 from companion.words import count
 
@@ -57,14 +58,19 @@ def universe_card(s: WuXingState, serial: str, said: Said) -> WuXingState:
     reveal next. Every challenge starts here, so it is built straight from ``s``. ``said``
     holds the event's words so far (a referee override's)."""
     t = s.table
-    places = dict(s.places)
+    d = s.__dict__.copy()
+    d["places"] = places = dict(s.places)
     places[serial] = POT
+    d["universe_left"] = s.universe_left - 1
+    d["pot"] = (*s.pot, serial)
+    d["universe_card"] = serial
+    d["phase"] = REVEAL
+    d["awaiting"] = s.challenge
     said.append((rulings.universe_card, t, serial, s.challenge))
-    return s.after(Play("universe", "universe", "WX-4", s.challenge[0],
-                        (Movement(UNIVERSE, POT, serial),)),
-                   said, places=places, universe_left=s.universe_left - 1,
-                   pot=(*s.pot, serial), universe_card=serial, phase=REVEAL,
-                   awaiting=s.challenge)
+    d["said"] = said
+    d["last_play"] = Play("universe", "universe", "WX-4", s.challenge[0],
+                          (Movement(UNIVERSE, POT, serial),))
+    return successor(d)
 
 
 def first_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingState:
@@ -72,21 +78,23 @@ def first_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingStat
     waits for the other's. Built straight from ``s`` like ``universe_card``."""
     t = s.table
     i = seat - 1
-    places = dict(s.places)
-    unseen = s.unseen
+    d = s.__dict__.copy()
+    d["places"] = places = dict(s.places)
     if places[serial] == UNKNOWN:
-        left = list(unseen)
-        left[i] -= 1
-        unseen = tuple(left)
+        unseen = list(s.unseen)
+        unseen[i] -= 1
+        d["unseen"] = tuple(unseen)
     decks = list(s.decks)
     decks[i] -= 1
+    d["decks"] = tuple(decks)
     places[serial] = t.table_place[seat]
-    awaiting = _without(s.awaiting, seat)
+    d["revealed"] = (*s.revealed, (seat, serial))
+    d["awaiting"] = awaiting = _without(s.awaiting, seat)
     said.append((rulings.revealed, t, seat, serial, awaiting[0]))
-    return s.after(Play("reveal", "reveal", "WX-7", seat,
-                        (Movement(t.deck_place[seat], t.table_place[seat], serial),)),
-                   said, places=places, unseen=unseen, decks=tuple(decks),
-                   revealed=(*s.revealed, (seat, serial)), awaiting=awaiting)
+    d["said"] = said
+    d["last_play"] = Play("reveal", "reveal", "WX-7", seat,
+                          (Movement(t.deck_place[seat], t.table_place[seat], serial),))
+    return successor(d)
 
 
 def contribute(w: Work, seat: int, serial: str) -> Play:

@@ -112,18 +112,6 @@ class WuXingState:
     last_play: Play | None = None
     tiebreaks: int = 0
 
-    def after(self, play: Play, said: Said, **changes: Any) -> WuXingState:
-        """The next state straight from this one: ``changes`` (fields, already valid), the
-        event's ``play`` and words. For the plain events (a Universe card, a first card
-        shown) that need no ``Work`` copy: one dict copy instead of two."""
-        d = self.__dict__.copy()
-        d.update(changes)
-        d["said"] = said
-        d["last_play"] = play
-        new = object.__new__(WuXingState)
-        _set(new, "__dict__", d)
-        return new
-
     @property
     def ruling(self) -> str:
         """The referee's sentences for the latest event, ruling ids included."""
@@ -133,6 +121,15 @@ class WuXingState:
     def last_adjudication(self) -> str:
         """The sentence of the latest adjudication ("" before the first)."""
         return str(self.adjudged)
+
+
+def successor(d: dict[str, Any]) -> WuXingState:
+    """The state whose fields are ``d``: a copy of a valid state's ``__dict__`` with the
+    event's changes, ``said`` and ``last_play`` set. For the plain events (a Universe card,
+    a first card shown) that need no ``Work`` copy: one dict copy instead of two."""
+    new = object.__new__(WuXingState)
+    _set(new, "__dict__", d)
+    return new
 
 
 class Work:
