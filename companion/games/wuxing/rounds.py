@@ -97,8 +97,41 @@ def first_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingStat
     return successor(d)
 
 
+def fed_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingState:
+    """WX-5/WX-6: a seat's top card into the pot or the Void while others still owe one
+    (the last one moves the game on: ``contribute``). Built straight from ``s``."""
+    t = s.table
+    i = seat - 1
+    d = s.__dict__.copy()
+    d["places"] = places = dict(s.places)
+    if places[serial] == UNKNOWN:
+        unseen = list(s.unseen)
+        unseen[i] -= 1
+        d["unseen"] = tuple(unseen)
+    decks = list(s.decks)
+    decks[i] -= 1
+    d["decks"] = tuple(decks)
+    to_pot = s.phase == FEED
+    if to_pot:
+        places[serial] = POT
+        d["pot"] = (*s.pot, serial)
+        d["last_play"] = Play("feed", "pot", "WX-5", seat,
+                              (Movement(t.deck_place[seat], POT, serial),))
+    else:
+        places[serial] = VOID
+        d["void"] = s.void + 1
+        d["last_play"] = Play("feed", "void", "WX-6", seat,
+                              (Movement(t.deck_place[seat], VOID, serial),))
+    d["awaiting"] = awaiting = _without(s.awaiting, seat)
+    said.append((rulings.contributed, t, seat, serial, to_pot))
+    said.append((rulings.waiting, t, awaiting))
+    d["said"] = said
+    return successor(d)
+
+
 def contribute(w: Work, seat: int, serial: str) -> Play:
-    """WX-5/WX-6: a seat's top card (already on its table place) into the pot or Void."""
+    """WX-5/WX-6: the last owed card (already on its seat's table place) into the pot or
+    the Void (``fed_card`` takes the others); then the next round."""
     t = w.t
     to_pot = w.phase == FEED
     # From the seat's table place (no count there) into the pot or the Void.
@@ -113,9 +146,6 @@ def contribute(w: Work, seat: int, serial: str) -> Play:
                     (Movement(t.deck_place[seat], VOID, serial),))
     w.awaiting = _without(w.awaiting, seat)
     w.notes.append((rulings.contributed, t, seat, serial, to_pot))
-    if w.awaiting:
-        w.notes.append((rulings.waiting, t, w.awaiting))
-        return play
     gone = w.check_out()
     next_round(w, new=False, gone=gone)
     return play

@@ -260,9 +260,10 @@ class WuXingRules(Rules[WuXingState]):
             if by is not None:
                 self._unavailable(state, by, raw)
             self._check_from_deck(state, seat, serial)
-        if phase == REVEAL and len(state.awaiting) == 2:
+        if len(state.awaiting) > 1:  # a first card shown, a card fed while others owe one
             ready, said = self._relocated(state, serial, place, seat, held)
-            return rounds.first_card(ready, seat, serial, said)
+            step = rounds.first_card if phase == REVEAL else rounds.fed_card
+            return step(ready, seat, serial, said)
         w = Work(state)
         if not held:
             self._relocate(w, serial, place, seat)
