@@ -72,9 +72,8 @@ class Movement:
     serial: str | None = None
     count: int = 1
 
-    # Written straight into the instance dict: the generated frozen ``__init__`` (one
-    # ``object.__setattr__`` per field) cost twice as much, and every adjudication makes
-    # several of these (``companion bench engine``). Still frozen: assignment raises.
+    # Set in the instance dict: the generated frozen ``__init__`` (``object.__setattr__``
+    # per field) cost twice as much (``bench engine``). Still frozen: assignment raises.
     def __init__(self, source: str, target: str, serial: str | None = None,
                  count: int = 1) -> None:
         d = self.__dict__
@@ -118,19 +117,16 @@ class Said(list[Any]):
     """A ruling's sentences, made only when read (C-8 words kept off the adjudication path).
 
     Its items are texts, other ``Said``s, or ``(function, *args)`` tuples whose call returns
-    a text; the args must not change later (values, frozen data). ``str()`` joins them with
-    spaces, once. A list, so a game collects the parts in it as it resolves an event and
-    hands it over as is.
+    a text; the args must not change later (frozen data). ``str()`` joins them with spaces,
+    once. A list: a game collects the parts in it and hands it over as is.
     """
 
     __slots__ = ("_text",)
     _text: str
 
     def __str__(self) -> str:
-        try:
+        if hasattr(self, "_text"):
             return self._text
-        except AttributeError:
-            pass
         text = self._text = " ".join(
             p if type(p) is str else p[0](*p[1:]) if type(p) is tuple else str(p)
             for p in self)
@@ -162,8 +158,7 @@ def check_event_fields(event: Event, allowed: Mapping[str, frozenset[str]]) -> N
         kind = event_type(event)
         raise MalformedEvent(f"there is no event type {kind[:MAX_TEXT]!r}; the types are "
                              f"{', '.join(sorted(allowed))}")
-    # The common case (known fields, flat ints and short texts) is checked inline: this
-    # runs on every adjudication (``companion bench engine``).
+    # The common case (known fields, flat ints, short texts) first: it runs on every event.
     known = _WITH_TYPE.get(fields)
     if known is None:
         known = fields | {"type"}
@@ -526,13 +521,11 @@ class Match(Generic[S]):
         self.rules = rules
         self.setup = setup
         self.events: list[Event] = []
-        # ``rulings`` as stored: texts, or a state's ``said`` (a ``Said``) made into text
-        # only when ``rulings`` is read; ``_told`` of them are texts already.
+        # ``rulings`` as texts or ``Said``s made texts when read; ``_told`` are texts.
         self._said: list[Any] = []
         self._told = 0
         self.initial: S = rules.start(setup)
-        # A state whose ``ruling`` is a property made from the state (God Num) is asked for
-        # its words only when ``rulings`` is read: the words stay off the adjudication path.
+        # A ``ruling`` property (God Num) is read only when ``rulings`` is: words off the path.
         self._derived = isinstance(getattr(type(self.initial), "ruling", None), property)
         self.state: S = self.initial
         for e in events:
@@ -553,8 +546,7 @@ class Match(Generic[S]):
         return said
 
     def _ruling(self, state: S) -> Any:
-        # A state may keep its ruling as a lazy ``Said`` in ``said`` (WuXing does).
-        said = state.__dict__.get("said")
+        said = state.__dict__.get("said")  # a lazy ``Said`` (WuXing)
         if said is None:
             return Said([(_ruling_of, state)]) if self._derived else state.ruling
         return said
