@@ -59,7 +59,7 @@ def locus_of(seat: int) -> str:
     return f"locus:{seat}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Movement:
     """One card, or ``count`` cards the companion cannot name, going from place to place.
 
@@ -72,8 +72,18 @@ class Movement:
     serial: str | None = None
     count: int = 1
 
+    # Set in the instance dict: the generated frozen ``__init__`` (``object.__setattr__``
+    # per field) cost twice as much (``bench engine``). Still frozen: assignment raises.
+    def __init__(self, source: str, target: str, serial: str | None = None,
+                 count: int = 1) -> None:
+        d = self.__dict__
+        d["source"] = source
+        d["target"] = target
+        d["serial"] = serial
+        d["count"] = count
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Play:
     """What one applied event did, as data; the words are made from it in the view (C-8).
 
@@ -90,6 +100,42 @@ class Play:
     movements: tuple[Movement, ...] = ()
     facts: Mapping[str, Any] = field(default_factory=dict)
 
+    # As ``Movement``: one or two of these per event, built without ``object.__setattr__``.
+    def __init__(self, kind: str, outcome: str, rule: str | None = None,
+                 seat: int | None = None, movements: tuple[Movement, ...] = (),
+                 facts: Mapping[str, Any] | None = None) -> None:
+        d = self.__dict__
+        d["kind"] = kind
+        d["outcome"] = outcome
+        d["rule"] = rule
+        d["seat"] = seat
+        d["movements"] = movements
+        d["facts"] = {} if facts is None else facts
+
+
+class Said(list[Any]):
+    """A ruling's sentences, made only when read (C-8 words kept off the adjudication path).
+
+    Its items are texts, other ``Said``s, or ``(function, *args)`` tuples whose call returns
+    a text; the args must not change later (frozen data). ``str()`` joins them with spaces,
+    once. A list: a game collects the parts in it and hands it over as is.
+    """
+
+    __slots__ = ("_text",)
+    _text: str
+
+    def __str__(self) -> str:
+        if hasattr(self, "_text"):
+            return self._text
+        text = self._text = " ".join(
+            p if type(p) is str else p[0](*p[1:]) if type(p) is tuple else str(p)
+            for p in self)
+        self.clear()  # the parts may hold plays and tables: let them go
+        return text
+
+    def __repr__(self) -> str:
+        return f"Said({str(self)!r})"
+
 
 # Limits on any event's values (issue: only known fields are stored): a text, a list, depth.
 MAX_TEXT = 200
@@ -97,19 +143,37 @@ MAX_LIST = 64
 MAX_DEPTH = 4
 
 
+# Each type's fields with "type" itself, made once per field set (frozensets keep their hash).
+_WITH_TYPE: dict[frozenset[str], frozenset[str]] = {}
+
+
 def check_event_fields(event: Event, allowed: Mapping[str, frozenset[str]]) -> None:
     """Refuse an event whose type is unknown to ``allowed``, that carries a field its type
     does not have, or whose values are too long or too deep; raises ``MalformedEvent``
     naming the field. ``allowed`` maps each event type to its fields besides ``type``.
     """
-    kind = event.get("type") if isinstance(event, Mapping) else None
+    kind = event.get("type") if type(event) is dict or isinstance(event, Mapping) else None
     fields = allowed.get(kind) if type(kind) is str else None
     if fields is None:
         kind = event_type(event)
         raise MalformedEvent(f"there is no event type {kind[:MAX_TEXT]!r}; the types are "
                              f"{', '.join(sorted(allowed))}")
-    # The common case (flat ints and short texts) is checked inline: this runs on every
-    # adjudication (``companion bench engine``).
+    # The common case (known fields, flat ints, short texts) first: it runs on every event.
+    known = _WITH_TYPE.get(fields)
+    if known is None:
+        known = fields | {"type"}
+        if len(_WITH_TYPE) < 1024:  # bounded: callers may pass field sets made from input
+            _WITH_TYPE[fields] = known
+    if event.keys() <= known:
+        for value in event.values():
+            t = type(value)
+            if t is str:
+                if len(value) > MAX_TEXT:
+                    break
+            elif t is not int and t is not bool and value is not None:
+                break
+        else:
+            return
     for key, value in event.items():
         if key not in fields and key != "type":
             raise MalformedEvent(f"a {kind!r} event has no field {str(key)[:MAX_TEXT]!r}; "
@@ -354,6 +418,7 @@ class Rules(ABC, Generic[S]):
 
 T = TypeVar("T")
 _FIELDS: dict[type, frozenset[str]] = {}
+_set = object.__setattr__
 
 
 def evolve(obj: T, **changes: Any) -> T:
@@ -363,15 +428,17 @@ def evolve(obj: T, **changes: Any) -> T:
     that was most of the time an adjudication took (``companion bench engine``). Field
     names are checked as ``replace`` does; raises ``TypeError`` on an unknown one.
     """
-    names = _FIELDS.get(type(obj))
+    cls = type(obj)
+    names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[type(obj)] = frozenset(f.name for f in fields(obj))  # type: ignore[arg-type]
-    unknown = changes.keys() - names
-    if unknown:
-        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(unknown)!r}")
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
+        names = _FIELDS[cls] = frozenset(f.name for f in fields(obj))  # type: ignore[arg-type]
+    if not changes.keys() <= names:
+        unknown = changes.keys() - names
+        raise TypeError(f"{cls.__name__} has no field(s) {sorted(unknown)!r}")
+    d = obj.__dict__.copy()
+    d.update(changes)
+    new = object.__new__(cls)
+    _set(new, "__dict__", d)  # one dict, handed over (a frozen class refuses setattr)
     return new
 
 
@@ -408,11 +475,13 @@ def card_list(cards: Mapping[str, CardFace], value: Any, key: str) -> list[Any]:
 
 def require(event: Event, key: str, typ: type | tuple[type, ...]) -> Any:
     """``event[key]`` if present and of type ``typ``; raises ``MalformedEvent``."""
-    if not isinstance(event, Mapping):
+    if type(event) is not dict and not isinstance(event, Mapping):
         raise MalformedEvent(f"an event must be a JSON object, got {event!r}")
     if key not in event:
         raise MalformedEvent(f"event {dict(event)!r} lacks {key!r}")
     value = event[key]
+    if type(value) is typ:  # the common case: an int is an int, a text a text
+        return value
     if isinstance(value, bool) and typ is int:
         raise MalformedEvent(f"event field {key!r} must be int, got {value!r}")
     if not isinstance(value, typ):
@@ -437,6 +506,10 @@ def seat_zone(zone: str, players: int) -> int | None:
     return z.seat if z.kind == "seat" else None
 
 
+def _ruling_of(state: GameState) -> str:
+    return state.ruling
+
+
 class Match(Generic[S]):
     """A table's append-only event log with its current state.
 
@@ -448,8 +521,12 @@ class Match(Generic[S]):
         self.rules = rules
         self.setup = setup
         self.events: list[Event] = []
-        self.rulings: list[str] = []
+        # ``rulings`` as texts or ``Said``s made texts when read; ``_told`` are texts.
+        self._said: list[Any] = []
+        self._told = 0
         self.initial: S = rules.start(setup)
+        # A ``ruling`` property (God Num) is read only when ``rulings`` is: words off the path.
+        self._derived = isinstance(getattr(type(self.initial), "ruling", None), property)
         self.state: S = self.initial
         for e in events:
             self.apply(e)
@@ -458,17 +535,37 @@ class Match(Generic[S]):
     def version(self) -> int:
         return len(self.events)
 
+    @property
+    def rulings(self) -> list[str]:
+        """``rulings[i]`` explains event ``i`` in words (the state's ``ruling`` after it)."""
+        said = self._said
+        for i in range(self._told, len(said)):
+            if type(said[i]) is not str:
+                said[i] = str(said[i])
+        self._told = len(said)
+        return said
+
+    def _ruling(self, state: S) -> Any:
+        said = state.__dict__.get("said")  # a lazy ``Said`` (WuXing)
+        if said is None:
+            return Said([(_ruling_of, state)]) if self._derived else state.ruling
+        return said
+
     def apply(self, event: Event, *, version: int | None = None) -> S:
         """Apply one event; raises ``StaleVersion`` if ``version`` is not the current one."""
         if version is not None and version != len(self.events):
             raise StaleVersion(
                 f"the table is at version {len(self.events)}, the action was for {version}"
             )
-        if self.rules.event_fields:
-            check_event_fields(event, self.rules.event_fields)
-        state = self.rules.apply(self.state, event)
+        rules = self.rules
+        if rules.event_fields:
+            check_event_fields(event, rules.event_fields)
+        state = rules.apply(self.state, event)
         self.events.append(dict(event))
-        self.rulings.append(state.ruling)
+        said = state.__dict__.get("said")  # as ``_ruling``, inline: this runs on every event
+        if said is None:
+            said = Said([(_ruling_of, state)]) if self._derived else state.ruling
+        self._said.append(said)
         self.state = state
         return state
 
@@ -487,11 +584,11 @@ class Match(Generic[S]):
         dropped = self.events[-count:]
         keep = self.events[:-count]
         state = self.initial
-        rulings: list[str] = []
+        rulings: list[Any] = []
         for e in keep:
             state = self.rules.apply(state, e)
-            rulings.append(state.ruling)
-        self.events, self.rulings, self.state = keep, rulings, state
+            rulings.append(self._ruling(state))
+        self.events, self._said, self._told, self.state = keep, rulings, 0, state
         return dropped
 
     def replay(self) -> S:

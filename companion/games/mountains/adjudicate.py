@@ -150,8 +150,8 @@ def _movements(before: MountainsState, s: MountainsState) -> tuple[Movement, ...
     (a reshuffle) are one count without serials: their order is unknown (C-2)."""
     if before.places is s.places:  # places are copied on every change (``move_card``)
         return ()
-    moved = sorted((before.places[c], p, c) for c, p in s.places.items()
-                   if before.places[c] != p)
+    was = before.places
+    moved = sorted([(was[c], p, c) for c, p in s.places.items() if was[c] != p])
     out: list[Movement] = []
     into_pile: dict[tuple[str, str], int] = {}
     for source, target, serial in moved:

@@ -135,7 +135,7 @@ class MountainsState:
 
     @property
     def living(self) -> tuple[int, ...]:
-        return tuple(p.seat for p in self.players if p.alive)
+        return tuple([p.seat for p in self.players if p.alive])
 
     @property
     def showdown(self) -> bool:

@@ -43,72 +43,82 @@ def challenge(t: Table, a: int, ca: str, b: int, cb: str, u: str,
     """WX-7, cases 1-8 in order: challengers ``a`` and ``b`` showed ``ca`` and ``cb``
     against the Universe card ``u`` (the top of ``pot``). Won cards go to the winner's
     deck (WX-8); a Star in the pot is never won (WX-9)."""
-    ka, kb = t.kind[ca], t.kind[cb]
-    on = {ca: table_of(a), cb: table_of(b)}
-    stars = [c for c in pot if t.kind[c] == STAR]
-    rest = [c for c in pot if t.kind[c] != STAR]
+    # Every challenge comes here (``companion bench engine``): movements are made inline.
+    kind = t.kind
+    ka, kb = kind[ca], kind[cb]
+    ta, tb = t.table_place[a], t.table_place[b]
+    if pot:
+        stars = [c for c in pot if kind[c] == STAR]
+        rest = [c for c in pot if kind[c] != STAR] if stars else pot
+    else:
+        stars, rest = [], ()
     base = {"a": a, "b": b, "universe": u, "stars_in_pot": len(stars), "pot": len(pot)}
     if ka == STAR and kb == STAR:  # 7.1: a draw, nothing to the Void
         return Play("challenge", "draw", "WX-7.1", None,
-                    tuple(_moves([ca, cb], on, POT)), {**base, "case": "7.1"})
-    if STAR in (ka, kb):  # 7.2: the played Star sweeps everything, Dragons too
+                    (Movement(ta, POT, ca), Movement(tb, POT, cb)), {**base, "case": "7.1"})
+    if ka == STAR or kb == STAR:  # 7.2: the played Star sweeps everything, Dragons too
         star_seat, star, other = (a, ca, cb) if ka == STAR else (b, cb, ca)
-        moves = [*_moves(pot, POT, VOID), Movement(on[other], VOID, other),
-                 Movement(on[star], POT, star)]
-        return Play("challenge", "void", "WX-7.2", star_seat, tuple(moves),
+        on_star, on_other = (ta, tb) if ka == STAR else (tb, ta)
+        moves = (*[Movement(POT, VOID, c) for c in pot], Movement(on_other, VOID, other),
+                 Movement(on_star, POT, star))
+        return Play("challenge", "void", "WX-7.2", star_seat, moves,
                     {**base, "case": "7.2", "winner": star_seat,
                      "loser": b if star_seat == a else a, "lost": other,
                      "swept": len(pot) + 1})
     if ka == DRAGON and kb == DRAGON:  # 7.3
         return Play("challenge", "draw", "WX-7.3", None,
-                    tuple(_moves([ca, cb], on, POT)), {**base, "case": "7.3"})
-    if DRAGON in (ka, kb):  # 7.4: the Dragon absorbs all but a Star, then goes to the Void
+                    (Movement(ta, POT, ca), Movement(tb, POT, cb)), {**base, "case": "7.3"})
+    if ka == DRAGON or kb == DRAGON:  # 7.4: the Dragon absorbs all but a Star, then the Void
         win, dragon, other = (a, ca, cb) if ka == DRAGON else (b, cb, ca)
-        won = [*rest, other]
-        moves = [Movement(on[dragon], VOID, dragon), *_moves(rest, POT, t.deck_place[win]),
-                 Movement(on[other], t.deck_place[win], other)]
-        return Play("challenge", "win", "WX-7.4", win, tuple(moves),
-                    {**base, "case": "7.4", "winner": win, "won": len(won)})
-    return _elements(t, a, ca, b, cb, u, pot, on, stars, rest, base)
+        on_dragon, on_other = (ta, tb) if ka == DRAGON else (tb, ta)
+        deck = t.deck_place[win]
+        moves = (Movement(on_dragon, VOID, dragon), *[Movement(POT, deck, c) for c in rest],
+                 Movement(on_other, deck, other))
+        return Play("challenge", "win", "WX-7.4", win, moves,
+                    {**base, "case": "7.4", "winner": win, "won": len(rest) + 1})
+    return _elements(t, a, ca, ta, b, cb, tb, u, pot, rest, base)
 
 
-def _elements(t: Table, a: int, ca: str, b: int, cb: str, u: str, pot: tuple[str, ...],
-              on: dict[str, str], stars: list[str], rest: list[str],
+def _elements(t: Table, a: int, ca: str, ta: str, b: int, cb: str, tb: str, u: str,
+              pot: tuple[str, ...], rest: list[str] | tuple[str, ...],
               base: dict[str, object]) -> Play:
     """WX-7 cases 5-8: two element cards against the Universe element."""
-    ea, eb, eu = t.element[ca], t.element[cb], t.element[u]
+    element = t.element
+    ea, eb, eu = element[ca], element[cb], element[u]
     absorbs, destroys = t.absorbs, t.destroys
     if ea == eb:  # 5: a draw even when both absorb or both destroy U (seed Game Notes)
         if (eu, ea) in destroys:
             return Play("challenge", "void", "WX-7.5", None,
-                        tuple(_moves([ca, cb], on, VOID)),
+                        (Movement(ta, VOID, ca), Movement(tb, VOID, cb)),
                         {**base, "case": "7.5", "destroyed": True})
-        return Play("challenge", "draw", "WX-7.5", None, tuple(_moves([ca, cb], on, POT)),
+        return Play("challenge", "draw", "WX-7.5", None,
+                    (Movement(ta, POT, ca), Movement(tb, POT, cb)),
                     {**base, "case": "7.5", "destroyed": False})
-    aa, ab = (ea, eu) in absorbs, (eb, eu) in absorbs
-    if aa or ab:  # 6: absorb beats destroy
+    aa = (ea, eu) in absorbs
+    if aa or (eb, eu) in absorbs:  # 6: absorb beats destroy
         win, mine, other = (a, ca, cb) if aa else (b, cb, ca)
         deck = t.deck_place[win]
-        moves = [*_moves(rest, POT, deck), Movement(on[ca], deck, ca),
-                 Movement(on[cb], deck, cb)]
-        return Play("challenge", "win", "WX-7.6", win, tuple(moves),
+        moves = (*[Movement(POT, deck, c) for c in rest], Movement(ta, deck, ca),
+                 Movement(tb, deck, cb))
+        return Play("challenge", "win", "WX-7.6", win, moves,
                     {**base, "case": "7.6", "winner": win, "card": mine,
                      "won": len(rest) + 2,
-                     "beats_destroy": (t.element[other], eu) in destroys})
-    da, db = (ea, eu) in destroys, (eb, eu) in destroys
-    if da or db:  # 7: the pot (Stars too) and the opponent's card to the Void
+                     "beats_destroy": (element[other], eu) in destroys})
+    da = (ea, eu) in destroys
+    if da or (eb, eu) in destroys:  # 7: the pot (Stars too) and the opponent's card to the Void
         win, keep, loser, lost = (a, ca, b, cb) if da else (b, cb, a, ca)
-        moves = [*_moves(pot, POT, VOID), Movement(on[lost], VOID, lost),
-                 Movement(on[keep], t.deck_place[win], keep)]
-        return Play("challenge", "void", "WX-7.7", win, tuple(moves),
+        on_keep, on_lost = (ta, tb) if da else (tb, ta)
+        moves = (*[Movement(POT, VOID, c) for c in pot], Movement(on_lost, VOID, lost),
+                 Movement(on_keep, t.deck_place[win], keep))
+        return Play("challenge", "void", "WX-7.7", win, moves,
                     {**base, "case": "7.7", "winner": win, "card": keep, "loser": loser,
                      "lost": lost})
-    moves = []  # 8: each card on its own
-    for card, e in ((ca, ea), (cb, eb)):
-        joins = e == eu or (eu, e) in absorbs
-        moves.append(Movement(on[card], POT if joins else VOID, card))
-    outcome = "pot" if all(m.target == POT for m in moves) else "void"
-    return Play("challenge", outcome, "WX-7.8", None, tuple(moves), {**base, "case": "7.8"})
+    # 8: each card on its own: it joins the pot if it matches or U absorbs it, else the Void
+    to_a = POT if ea == eu or (eu, ea) in absorbs else VOID
+    to_b = POT if eb == eu or (eu, eb) in absorbs else VOID
+    outcome = "pot" if to_a == POT and to_b == POT else "void"
+    return Play("challenge", outcome, "WX-7.8", None,
+                (Movement(ta, to_a, ca), Movement(tb, to_b, cb)), {**base, "case": "7.8"})
 
 
 def beats(t: Table, x: str, y: str) -> bool:

@@ -87,7 +87,7 @@ def deal(setup: Setup, need: Mapping[str, int]) -> WuXingState:
         set_aside=aside, universe_left=universe, void=0, pot=(), universe_card=None,
         turn=1, challenge=(), revealed=(), awaiting=(), out=frozenset(),
         shown=frozenset(), duel=(), duel_cards=(), adjudications=0, challenges=0,
-        dragons=0, stars=0, recycles=0, last_adjudication="",
-        ruling=f"{first} {deal}" if table.start == "rps" else f"{first} Then: {deal}",
+        dragons=0, stars=0, recycles=0, adjudged="",
+        said=f"{first} {deal}" if table.start == "rps" else f"{first} Then: {deal}",
         finished=False, winners=(),
     )

@@ -7,7 +7,7 @@ of what it did; the adjudications themselves are in ``adjudicate``.
 
 from __future__ import annotations
 
-from companion.engine import POT, VOID, Movement, Play
+from companion.engine import POT, UNKNOWN, VOID, Movement, Play, Said
 from companion.games.wuxing import adjudicate, rulings
 from companion.games.wuxing.state import (
     DRAGON,
@@ -17,86 +17,157 @@ from companion.games.wuxing.state import (
     OVER,
     PURGE,
     REVEAL,
-    STAR,
     UNIVERSE,
     Work,
-    table_of,
+    WuXingState,
+    successor,
 )
 from companion.words import count
 
 
-def lay_universe(w: Work, serial: str, seat: int | None) -> Play:
-    """WX-4: the Universe card on the pot; WX-5 a Dragon, WX-6 a Star start their round."""
+def _without(seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """``seats`` less ``seat`` (one of them: ``rules`` checked it is awaited)."""
+    i = seats.index(seat)
+    return seats[:i] + seats[i + 1:]
+
+
+def lay_universe(w: Work, serial: str) -> Play:
+    """WX-5 a Universe Dragon, WX-6 a Universe Star: each starts its round (an element
+    Universe card is laid by ``universe_card``)."""
     t = w.t
-    k = t.kind[serial]
-    if k == DRAGON:
+    if t.kind[serial] == DRAGON:
         play = adjudicate.universe_dragon(serial)
         w.move(play.movements)
         w.dragons += 1
         w.phase = FEED
         w.awaiting = tuple(w.active())
-        w.notes.append(f"Universe Dragon: it goes to the Void, and everyone still in "
-                       f"({', '.join(t.name(s) for s in w.awaiting)}) puts their top card "
-                       "face up into the pot (WX-5).")
+        w.notes.append((rulings.universe_dragon, t, w.awaiting))
         return play
-    if k == STAR:
-        swept = w.pot
-        play = adjudicate.universe_star(serial, swept)
-        w.move(play.movements)
-        w.stars += 1
-        w.phase = PURGE
-        w.awaiting = tuple(w.active())
-        w.notes.append(rulings.universe_star(t, play, swept, list(w.awaiting)))
-        return play
-    play = Play("universe", "universe", "WX-4", seat, (Movement(UNIVERSE, POT, serial),))
+    swept = w.pot
+    play = adjudicate.universe_star(serial, swept)
     w.move(play.movements)
-    w.universe_card = serial
-    w.phase = REVEAL
-    w.awaiting = w.challenge
-    a, b = w.challenge
-    w.notes.append(f"The Universe card is {t.label[serial]}: {t.name(a)} and {t.name(b)}, "
-                   "reveal your top cards (WX-4).")
+    w.stars += 1
+    w.phase = PURGE
+    w.awaiting = tuple(w.active())
+    w.notes.append((rulings.universe_star, t, play, swept, w.awaiting))
     return play
 
 
+def universe_card(s: WuXingState, serial: str, said: Said) -> WuXingState:
+    """WX-4: an element Universe card (in the Universe deck) on the pot; the challengers
+    reveal next. Every challenge starts here, so it is built straight from ``s``. ``said``
+    holds the event's words so far (a referee override's)."""
+    t = s.table
+    d = s.__dict__.copy()
+    d["places"] = places = dict(s.places)
+    places[serial] = POT
+    d["universe_left"] = s.universe_left - 1
+    d["pot"] = (*s.pot, serial)
+    d["universe_card"] = serial
+    d["phase"] = REVEAL
+    d["awaiting"] = s.challenge
+    said.append((rulings.universe_card, t, serial, s.challenge))
+    d["said"] = said
+    d["last_play"] = Play("universe", "universe", "WX-4", s.challenge[0],
+                          (Movement(UNIVERSE, POT, serial),))
+    return successor(d)
+
+
+def first_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingState:
+    """WX-7: the first challenger's card, shown from their deck (C-1 checked); the table
+    waits for the other's. Built straight from ``s`` like ``universe_card``."""
+    t = s.table
+    i = seat - 1
+    d = s.__dict__.copy()
+    d["places"] = places = dict(s.places)
+    if places[serial] == UNKNOWN:
+        unseen = list(s.unseen)
+        unseen[i] -= 1
+        d["unseen"] = tuple(unseen)
+    decks = list(s.decks)
+    decks[i] -= 1
+    d["decks"] = tuple(decks)
+    places[serial] = t.table_place[seat]
+    d["revealed"] = (*s.revealed, (seat, serial))
+    d["awaiting"] = awaiting = _without(s.awaiting, seat)
+    said.append((rulings.revealed, t, seat, serial, awaiting[0]))
+    d["said"] = said
+    d["last_play"] = Play("reveal", "reveal", "WX-7", seat,
+                          (Movement(t.deck_place[seat], t.table_place[seat], serial),))
+    return successor(d)
+
+
+def fed_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingState:
+    """WX-5/WX-6: a seat's top card into the pot or the Void while others still owe one
+    (the last one moves the game on: ``contribute``). Built straight from ``s``."""
+    t = s.table
+    i = seat - 1
+    d = s.__dict__.copy()
+    d["places"] = places = dict(s.places)
+    if places[serial] == UNKNOWN:
+        unseen = list(s.unseen)
+        unseen[i] -= 1
+        d["unseen"] = tuple(unseen)
+    decks = list(s.decks)
+    decks[i] -= 1
+    d["decks"] = tuple(decks)
+    to_pot = s.phase == FEED
+    if to_pot:
+        places[serial] = POT
+        d["pot"] = (*s.pot, serial)
+        d["last_play"] = Play("feed", "pot", "WX-5", seat,
+                              (Movement(t.deck_place[seat], POT, serial),))
+    else:
+        places[serial] = VOID
+        d["void"] = s.void + 1
+        d["last_play"] = Play("feed", "void", "WX-6", seat,
+                              (Movement(t.deck_place[seat], VOID, serial),))
+    d["awaiting"] = awaiting = _without(s.awaiting, seat)
+    said.append((rulings.contributed, t, seat, serial, to_pot))
+    said.append((rulings.waiting, t, awaiting))
+    d["said"] = said
+    return successor(d)
+
+
 def contribute(w: Work, seat: int, serial: str) -> Play:
-    """WX-5/WX-6: a seat's top card (already on its table place) into the pot or Void."""
+    """WX-5/WX-6: the last owed card (already on its seat's table place) into the pot or
+    the Void (``fed_card`` takes the others); then the next round."""
     t = w.t
     to_pot = w.phase == FEED
-    w.move((Movement(table_of(seat), POT if to_pot else VOID, serial),))
-    w.awaiting = tuple(s for s in w.awaiting if s != seat)
-    where = "into the pot (WX-5)" if to_pot else "into the Void (WX-6)"
-    w.notes.append(f"{t.name(seat)} put {rulings.a(t.label[serial])} {where}.")
-    play = Play("feed", "pot" if to_pot else "void", "WX-5" if to_pot else "WX-6", seat,
-                (Movement(t.deck_place[seat], POT if to_pot else VOID, serial),))
-    if w.awaiting:
-        w.notes.append(f"Waiting for {t.names_of(w.awaiting)}.")
-        return play
+    # From the seat's table place (no count there) into the pot or the Void.
+    if to_pot:
+        w.pot = (*w.pot, serial)
+        w.places[serial] = POT
+        play = Play("feed", "pot", "WX-5", seat, (Movement(t.deck_place[seat], POT, serial),))
+    else:
+        w.void += 1
+        w.places[serial] = VOID
+        play = Play("feed", "void", "WX-6", seat,
+                    (Movement(t.deck_place[seat], VOID, serial),))
+    w.awaiting = _without(w.awaiting, seat)
+    w.notes.append((rulings.contributed, t, seat, serial, to_pot))
     gone = w.check_out()
     next_round(w, new=False, gone=gone)
     return play
 
 
 def reveal(w: Work, seat: int, serial: str) -> Play:
-    """WX-7: a challenger's card; the second one is adjudicated with the first."""
+    """WX-7: the second challenger's card, adjudicated with the first (``first_card``)."""
     t = w.t
     w.revealed = (*w.revealed, (seat, serial))
-    w.awaiting = tuple(s for s in w.awaiting if s != seat)
-    shown = Movement(t.deck_place[seat], table_of(seat), serial)
-    if w.awaiting:
-        w.notes.append(f"{t.name(seat)} reveals {rulings.a(t.label[serial])}; waiting for "
-                       f"{t.name(w.awaiting[0])}.")
-        return Play("reveal", "reveal", "WX-7", seat, (shown,))
+    w.awaiting = _without(w.awaiting, seat)
+    shown = Movement(t.deck_place[seat], t.table_place[seat], serial)
     a, b = w.challenge
     u = w.universe_card or ""  # always set: a reveal phase has its Universe card (WX-4)
-    cards = dict(w.revealed)
-    play = adjudicate.challenge(t, a, cards[a], b, cards[b], u, w.pot)
+    (s1, c1), (_, c2) = w.revealed
+    ca, cb = (c1, c2) if s1 == a else (c2, c1)
+    play = adjudicate.challenge(t, a, ca, b, cb, u, w.pot)
     w.move(play.movements)
-    text = rulings.challenge(t, play)
+    text = Said([(rulings.challenge, t, play)])
     w.revealed = ()
     w.universe_card = None
     w.adjudications += 1
-    w.last_adjudication = text
+    w.adjudged = text
     w.notes.insert(0, text)
     gone = w.check_out()
     next_round(w, new=True, gone=gone)
@@ -109,15 +180,15 @@ def next_round(w: Work, *, new: bool, gone: list[int]) -> None:
     (WX-10), or the tie-breaker (WX-11)."""
     if new:
         w.turn = w.challenge[1]
-    active = w.active()
-    if not active:
+    still_in = len(w.decks) - len(w.out)
+    if not still_in:
         # WX-11 (a): the last players drew on their last cards; nobody holds any.
         w.notes.append(f"{w.t.names_of(gone)} ran out of cards at the same moment: sudden "
                        "death from the Universe deck (WX-11).")
         start_tiebreak(w, tuple(gone))
         return
-    if len(active) == 1:
-        finish(w, (active[0],), "holds every card still in the players' hands", "WX-10")
+    if still_in == 1:
+        finish(w, tuple(w.active()), "holds every card still in the players' hands", "WX-10")
         return
     if w.universe_left == 0:
         if w.t.end == "recycle" and w.void > 0:
@@ -144,8 +215,12 @@ def recycle(w: Work) -> None:
 def setup_challenge(w: Work, *, new: bool) -> None:
     """WX-3: the next pair, the first challenger lays the Universe card (WX-4)."""
     t = w.t
-    a = w.turn if w.turn not in w.out else w.next_active(w.turn)
-    b = w.next_active(a)
+    if w.out:
+        a = w.turn if w.turn not in w.out else w.next_active(w.turn)
+        b = w.next_active(a)
+    else:
+        a = w.turn
+        b = a % len(w.decks) + 1
     w.turn = a
     w.challenge = (a, b)
     w.phase = DRAW
@@ -153,8 +228,7 @@ def setup_challenge(w: Work, *, new: bool) -> None:
     w.revealed = ()
     if new:
         w.challenges += 1
-    w.notes.append(f"Next: {t.name(a)} v {t.name(b)}; {t.name(a)}, lay the top Universe "
-                   "card on the pot.")
+    w.notes.append((rulings.next_challenge, t, a, b))
 
 
 def count_cards(w: Work) -> None:
@@ -209,7 +283,7 @@ def take(w: Work, seat: int, serial: str) -> Play:
     t = w.t
     w.duel_cards = (*w.duel_cards, (seat, serial))
     w.revealed = w.duel_cards
-    shown = Movement(UNIVERSE, table_of(seat), serial)
+    shown = Movement(UNIVERSE, t.table_place[seat], serial)
     if len(w.duel_cards) < len(w.duel):
         w.notes.append(f"{t.name(seat)} took {rulings.a(t.label[serial])}.")
         await_taker(w)
@@ -218,7 +292,7 @@ def take(w: Work, seat: int, serial: str) -> Play:
     w.move(play.movements)
     text = rulings.tiebreak_round(t, play)
     w.adjudications += 1
-    w.last_adjudication = text
+    w.adjudged = text
     w.notes.append(text)
     w.duel_cards = ()
     w.revealed = ()

@@ -36,6 +36,7 @@ from companion.engine import (
     Option,
     Play,
     Rules,
+    Said,
     Setup,
     deck_of,
     event_type,
@@ -58,6 +59,7 @@ from companion.games.wuxing.state import (
     DRAGON,
     DRAW,
     DUEL,
+    ELEMENT,
     FEED,
     PURGE,
     REVEAL,
@@ -210,13 +212,17 @@ class WuXingRules(Rules[WuXingState]):
         return z.seat
 
     def _scan(self, state: WuXingState, event: Event) -> WuXingState:
-        seat = self._zone(state, event)
-        by = self._sender(state, event)
+        t = state.table
+        zone = event.get("zone")
+        seat = t.zone_seats.get(zone) if type(zone) is str else None
+        if seat is None and zone != UNIVERSE:
+            seat = self._zone(state, event)
+        by = self._sender(state, event) if "seat" in event else None
         raw = event.get("card")
         if type(raw) is not str:
             raw = require(event, "card", str)
         override = event.get("override", False)
-        if not isinstance(override, bool):
+        if override is not False and override is not True:
             raise MalformedEvent(f"event field 'override' must be true or false, got "
                                  f"{override!r}")
         if override and by is not None:
@@ -226,12 +232,15 @@ class WuXingRules(Rules[WuXingState]):
             raise GameOver(f"the game is over; card {raw[:40]!r} is not needed", rule="WX-10")
         if by is not None:
             self._authorize(state, by, seat, raw)
-        try:
-            serial = self._card(state, raw, seat)
-        except CardNotAvailable:
-            if by is None:
-                raise
-            self._unavailable(state, by, raw)
+        if raw in t.faces:  # a serial: the camera's case, checked here first
+            serial = raw
+        else:
+            try:
+                serial = self._card(state, raw, seat)
+            except CardNotAvailable:
+                if by is None:
+                    raise
+                self._unavailable(state, by, raw)
         phase = state.phase
         if phase == START:
             return self._pull(state, serial, seat, by, raw)
@@ -245,19 +254,22 @@ class WuXingRules(Rules[WuXingState]):
         place = state.places[serial]
         if phase == DUEL:
             return self._take(state, serial, seat, override, by, raw)
-        held = place == state.table.deck_place[seat] or (
+        held = place == t.deck_place[seat] or (
             place == UNKNOWN and state.unseen[seat - 1] > 0)
         if not held and not override:
             if by is not None:
                 self._unavailable(state, by, raw)
             self._check_from_deck(state, seat, serial)
+        if len(state.awaiting) > 1:  # a first card shown, a card fed while others owe one
+            ready, said = self._relocated(state, serial, place, seat, held)
+            step = rounds.first_card if phase == REVEAL else rounds.fed_card
+            return step(ready, seat, serial, said)
         w = Work(state)
         if not held:
             self._relocate(w, serial, place, seat)
-        w.take_from_deck(seat, serial, w.t.table_place[seat])
-        if phase == REVEAL:
-            return self._done(w, rounds.reveal(w, seat, serial))
-        return self._done(w, rounds.contribute(w, seat, serial))
+        w.take_from_deck(seat, serial, t.table_place[seat])
+        play = (rounds.reveal if phase == REVEAL else rounds.contribute)(w, seat, serial)
+        return self._done(w, play) if w.plays else w.freeze(play)
 
     @staticmethod
     def _done(w: Work, play: Play) -> WuXingState:
@@ -365,6 +377,18 @@ class WuXingRules(Rules[WuXingState]):
         raise CardNotAvailable(f"{who} cannot show it: {self._where(state, serial)}",
                                rule="C-1")
 
+    def _relocated(self, state: WuXingState, serial: str, place: str, seat: int | None,
+                   held: bool) -> tuple[WuXingState, Said]:
+        """``state`` and the event's words so far, for the plays built without a ``Work``:
+        unchanged if the card is where the play takes it from, else after the referee's
+        override moved it there (``_relocate``)."""
+        if held:
+            return state, Said()
+        w = Work(state)
+        self._relocate(w, serial, place, seat)
+        said = w.notes  # the override's words; the play's are added to them
+        return w.freeze(None), said
+
     @staticmethod
     def _relocate(w: Work, serial: str, place: str, seat: int | None) -> None:
         """Referee override of C-1: ``serial`` was really in ``seat``'s deck (or, for
@@ -451,10 +475,15 @@ class WuXingRules(Rules[WuXingState]):
                 raise CardNotAvailable(f"{self._where(state, serial)}, so it cannot be the "
                                        "Universe card: that comes from the Universe deck",
                                        rule="WX-4")
+        place = state.places[serial]
+        if state.table.kind[serial] == ELEMENT:
+            ready, said = self._relocated(state, serial, place, None, place == UNIVERSE)
+            return rounds.universe_card(ready, serial, said)
         w = Work(state)
-        if state.places[serial] != UNIVERSE:
-            self._relocate(w, serial, state.places[serial], None)
-        return self._done(w, rounds.lay_universe(w, serial, state.challenge[0]))
+        if place != UNIVERSE:
+            self._relocate(w, serial, place, None)
+        play = rounds.lay_universe(w, serial)
+        return self._done(w, play) if w.plays else w.freeze(play)
 
     def _take(self, state: WuXingState, serial: str, seat: int, override: bool,
               by: int | None, raw: str) -> WuXingState:

@@ -115,7 +115,43 @@ def challenge(t: Table, p: Play) -> str:
     return "; ".join(parts) + " (WX-7.8)."
 
 
-def universe_star(t: Table, p: Play, pot: tuple[str, ...], feeders: list[int]) -> str:
+def universe_card(t: Table, serial: str, challenge: tuple[int, ...]) -> str:
+    """The sentence for an element Universe card laid on the pot (WX-4)."""
+    a_, b_ = challenge
+    return (f"The Universe card is {t.label[serial]}: {t.name(a_)} and {t.name(b_)}, "
+            "reveal your top cards (WX-4).")
+
+
+def universe_dragon(t: Table, feeders: tuple[int, ...]) -> str:
+    """The sentence for a Universe Dragon (WX-5)."""
+    return (f"Universe Dragon: it goes to the Void, and everyone still in "
+            f"({', '.join(t.name(s) for s in feeders)}) puts their top card face up into "
+            "the pot (WX-5).")
+
+
+def contributed(t: Table, seat: int, serial: str, to_pot: bool) -> str:
+    """The sentence for a card fed to the pot (WX-5) or the Void (WX-6)."""
+    where = "into the pot (WX-5)" if to_pot else "into the Void (WX-6)"
+    return f"{t.name(seat)} put {a(t.label[serial])} {where}."
+
+
+def waiting(t: Table, seats: tuple[int, ...]) -> str:
+    return f"Waiting for {t.names_of(seats)}."
+
+
+def revealed(t: Table, seat: int, serial: str, other: int) -> str:
+    """The sentence for the first card of a challenge (WX-7)."""
+    return f"{t.name(seat)} reveals {a(t.label[serial])}; waiting for {t.name(other)}."
+
+
+def next_challenge(t: Table, a_: int, b_: int) -> str:
+    """The sentence for the next pair (WX-3, WX-4)."""
+    return (f"Next: {t.name(a_)} v {t.name(b_)}; {t.name(a_)}, lay the top Universe card on "
+            "the pot.")
+
+
+def universe_star(t: Table, p: Play, pot: tuple[str, ...],
+                  feeders: tuple[int, ...] | list[int]) -> str:
     """The sentence for a Universe Star (WX-6); ``pot`` is the pot it swept."""
     in_pot = sum(1 for c in pot if t.kind[c] == STAR)
     gone = (f"the pot ({count(len(pot), 'card')}{with_stars(in_pot)}) goes to the Void"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import CardFace
-from companion.engine import POT, UNKNOWN, VOID, Movement, Play
+from companion.engine import POT, UNKNOWN, VOID, Movement, Play, Said
 from companion.errors import BadSetup
 from companion.words import names as listing
 
@@ -28,6 +28,9 @@ PURGE = "star"  # contributions to the Void after a Universe Star (WX-6)
 REVEAL = "reveal"  # the two challengers' cards (WX-7)
 DUEL = "tiebreak"  # sudden death from the Universe deck (WX-11)
 OVER = "over"
+
+
+_set = object.__setattr__
 
 
 def table_of(seat: int) -> str:
@@ -74,7 +77,9 @@ class WuXingState:
 
     ``decks[i]`` = ``unseen[i]`` + cards known in ``deck:<seat>`` (C-2: counts, never order).
     Cards in ``unknown`` = sum(``unseen``) + ``set_aside``. ``last_play`` is what the latest
-    event did, as data (issue 11); ``ruling`` the referee's sentence for it, ids included.
+    event did, as data (issue 11); ``ruling`` the referee's sentence for it, ids included,
+    and ``last_adjudication`` that of the latest adjudication: both are made from ``said``
+    and ``adjudged`` only when read (C-8 words off the adjudication path).
     """
 
     table: Table = field(compare=False, repr=False)
@@ -100,75 +105,95 @@ class WuXingState:
     dragons: int
     stars: int
     recycles: int
-    last_adjudication: str
-    ruling: str
+    adjudged: Said | str = field(compare=False, repr=False)
+    said: Said | str = field(compare=False, repr=False)
     finished: bool
     winners: tuple[int, ...]
     last_play: Play | None = None
     tiebreaks: int = 0
 
+    @property
+    def ruling(self) -> str:
+        """The referee's sentences for the latest event, ruling ids included."""
+        return str(self.said)
+
+    @property
+    def last_adjudication(self) -> str:
+        """The sentence of the latest adjudication ("" before the first)."""
+        return str(self.adjudged)
+
+
+def successor(d: dict[str, Any]) -> WuXingState:
+    """The state whose fields are ``d``: a copy of a valid state's ``__dict__`` with the
+    event's changes, ``said`` and ``last_play`` set. For the plain events (a Universe card,
+    a first card shown) that need no ``Work`` copy: one dict copy instead of two."""
+    new = object.__new__(WuXingState)
+    _set(new, "__dict__", d)
+    return new
+
 
 class Work:
     """A mutable copy of a state for one ``apply``; ``freeze`` builds the next state.
 
+    It carries every field of the state under the same name (``t`` is ``table``), so both
+    ways are one dict copy: this runs on every event (``companion bench engine``).
     ``plays`` collects what the event did (the reveal, then its adjudication, a recycle);
-    ``notes`` the referee's sentences.
+    ``notes`` the referee's sentences (texts or ``Said`` parts, made when read).
     """
 
-    __slots__ = (
-        "adjudications", "awaiting", "challenge", "challenges", "decks", "dragons", "duel",
-        "duel_cards", "finished", "last_adjudication", "notes", "out", "phase", "places",
-        "plays", "pot", "recycles", "revealed", "set_aside", "shown", "stars", "t",
-        "tiebreaks", "turn", "universe_card", "universe_left", "unseen", "void", "winners",
-    )
+    t: Table
+    phase: str
+    places: dict[str, str]
+    unseen: list[int]
+    decks: list[int]
+    set_aside: int
+    universe_left: int
+    void: int
+    pot: tuple[str, ...]
+    universe_card: str | None
+    turn: int
+    challenge: tuple[int, ...]
+    revealed: tuple[tuple[int, str], ...]
+    awaiting: tuple[int, ...]
+    out: frozenset[int]
+    shown: frozenset[str]
+    duel: tuple[int, ...]
+    duel_cards: tuple[tuple[int, str], ...]
+    adjudications: int
+    challenges: int
+    dragons: int
+    stars: int
+    recycles: int
+    tiebreaks: int
+    adjudged: Said | str
+    finished: bool
+    winners: tuple[int, ...]
+    notes: Said
+    plays: list[Play]
 
     def __init__(self, s: WuXingState) -> None:
-        self.t = s.table
-        self.phase = s.phase
-        self.places = dict(s.places)
-        self.unseen = list(s.unseen)
-        self.decks = list(s.decks)
-        self.set_aside = s.set_aside
-        self.universe_left = s.universe_left
-        self.void = s.void
-        self.pot = s.pot
-        self.universe_card = s.universe_card
-        self.turn = s.turn
-        self.challenge = s.challenge
-        self.revealed = s.revealed
-        self.awaiting = s.awaiting
-        self.out = s.out
-        self.shown = s.shown
-        self.duel = s.duel
-        self.duel_cards = s.duel_cards
-        self.adjudications = s.adjudications
-        self.challenges = s.challenges
-        self.dragons = s.dragons
-        self.stars = s.stars
-        self.recycles = s.recycles
-        self.tiebreaks = s.tiebreaks
-        self.last_adjudication = s.last_adjudication
-        self.finished = s.finished
-        self.winners = s.winners
-        self.notes: list[str] = []
-        self.plays: list[Play] = []
+        d = s.__dict__.copy()
+        d["t"] = s.table
+        d["places"] = dict(s.places)
+        d["unseen"] = list(s.unseen)
+        d["decks"] = list(s.decks)
+        d["notes"] = Said()
+        d["plays"] = []
+        _set(self, "__dict__", d)
 
     def freeze(self, play: Play | None) -> WuXingState:
         # Built without the generated ``__init__``: every field is set here from a valid
         # state, and this is the hottest line of the engine (``bench engine``).
+        # The work's own dict becomes the state's: the work is done with after this.
+        d = self.__dict__
+        said = d.pop("notes")
+        del d["t"], d["plays"]
+        d["unseen"] = tuple(d["unseen"])
+        d["decks"] = tuple(d["decks"])
+        d["said"] = said
+        d["last_play"] = play
         new = object.__new__(WuXingState)
-        new.__dict__.update(
-            table=self.t, phase=self.phase, places=self.places, unseen=tuple(self.unseen),
-            decks=tuple(self.decks), set_aside=self.set_aside,
-            universe_left=self.universe_left, void=self.void, pot=self.pot,
-            universe_card=self.universe_card, turn=self.turn, challenge=self.challenge,
-            revealed=self.revealed, awaiting=self.awaiting, out=self.out, shown=self.shown,
-            duel=self.duel, duel_cards=self.duel_cards, adjudications=self.adjudications,
-            challenges=self.challenges, dragons=self.dragons, stars=self.stars,
-            recycles=self.recycles, last_adjudication=self.last_adjudication,
-            ruling=" ".join(self.notes), finished=self.finished, winners=self.winners,
-            last_play=play, tiebreaks=self.tiebreaks,
-        )
+        _set(new, "__dict__", d)
         return new
 
     # Card movements keep every count in step with ``places`` (C-1, C-2).
@@ -186,7 +211,10 @@ class Work:
         """Carry out an adjudication's movements (every serial named, none from a deck's
         unseen part): each count follows its card."""
         places = self.places
+        decks = self.decks
         pot = list(self.pot)
+        void = self.void
+        left = self.universe_left
         for m in movements:
             serial = m.serial
             if serial is None:  # adjudications move face-up cards only; a bug, not input
@@ -195,25 +223,29 @@ class Work:
             if src == POT:
                 pot.remove(serial)
             elif src == VOID:
-                self.void -= 1
+                void -= 1
             elif src == UNIVERSE:
-                self.universe_left -= 1
-            elif src.startswith("deck:"):
-                self.decks[int(src[5:]) - 1] -= 1
+                left -= 1
+            elif src[:5] == "deck:":
+                decks[int(src[5:]) - 1] -= 1
             dest = m.target
             if dest == POT:
                 pot.append(serial)
             elif dest == VOID:
-                self.void += 1
+                void += 1
             elif dest == UNIVERSE:
-                self.universe_left += 1
-            elif dest.startswith("deck:"):
-                self.decks[int(dest[5:]) - 1] += 1
+                left += 1
+            elif dest[:5] == "deck:":
+                decks[int(dest[5:]) - 1] += 1
             places[serial] = dest
         self.pot = tuple(pot)
+        self.void = void
+        self.universe_left = left
 
     def active(self) -> list[int]:
-        return [s for s in self.t.seats if s not in self.out]
+        if not self.out:
+            return list(range(1, len(self.decks) + 1))
+        return [s for s in range(1, len(self.decks) + 1) if s not in self.out]
 
     def next_active(self, seat: int) -> int:
         n = len(self.t.names)
@@ -226,7 +258,9 @@ class Work:
 
     def check_out(self) -> list[int]:
         """Seats whose deck is empty are out (WX-3); returns the seats newly out."""
-        gone = [s for s in self.t.seats if s not in self.out and self.decks[s - 1] == 0]
+        if 0 not in self.decks:
+            return []
+        gone = [s for s, n in enumerate(self.decks, 1) if n == 0 and s not in self.out]
         if gone:
             self.out = self.out | frozenset(gone)
             many = len(gone) > 1
