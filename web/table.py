@@ -1,0 +1,529 @@
+"""One table: its ``Match`` in memory, its log records, tokens, and the view per viewer.
+
+Who may do what:
+
+- a *seat token* acts only as its seat (the event's ``"seat"`` comes from the token) and
+  sees ``Rules.view(state, seat)``;
+- the *host token* acts for any seat, scans, undoes, sets the timer, and sees
+  ``Rules.referee_view`` and the log;
+- the *camera token* only posts scans;
+- no token: the public table view (the big screen).
+
+Every change is written to the store before it is published; a refused play raises a
+``CompanionError`` (or ``Refused``) and changes nothing, neither in memory nor on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion import words
+from companion.engine import Event, Match, Rules
+from companion.errors import (
+    CompanionError,
+    MalformedEvent,
+    MalformedPayload,
+    NothingToUndo,
+    StaleVersion,
+)
+from companion.runs import RunBook
+from web.store import EventStore, Record, ScanKey, StoredTable
+
+log = logging.getLogger(__name__)
+
+TIMER_MAX = 3600
+LOG_IN_SNAPSHOT = 300
+MAX_RUN_ID = 16
+# Event fields that name a seat: a plain int 1..players everywhere (C-7), checked before the
+# rules see them so no engine's own ``int()`` can read "2" or true as a seat.
+SEAT_FIELDS = ("seat", "winner", "loser", "target", "target2")
+# A table nobody has changed for this long may be deleted by its host while unfinished.
+ABANDONED_AFTER = 6 * 3600
+
+
+class Refused(CompanionError):
+    """A request the web layer refuses before the rules see it (auth, seat, table)."""
+
+    def __init__(self, message: str, *, code: str, status: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who looks at a table: ``role`` is ``host``, ``seat``, ``camera`` or ``public``."""
+
+    role: str
+    seat: int | None = None
+
+    @property
+    def key(self) -> str:
+        return f"seat:{self.seat}" if self.role == "seat" else self.role
+
+    @property
+    def who(self) -> str:
+        return self.key
+
+
+PUBLIC = Viewer("public")
+HOST = Viewer("host")
+
+
+# Plain words for players (C-8): ruling ids in brackets ("(WX-4)", "(C-1, logged)"), places
+# ("seat:2", 'deck:1', "pile:weapon"), "seat 2" and quoted face ids ('wood') in a refusal.
+RULE_IN_BRACKETS = re.compile(r"\s*\((?:[^()]*?\b[A-Z]{1,3}-\d+[a-z]?\b[^()]*?)\)")
+PLACE = re.compile(r"'?\b((?:seat|deck|hand|discard|locus|pile):[a-z0-9_]+)\b'?")
+SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")
+QUOTED = re.compile(r"'([a-z][a-z0-9-]*)'")
+
+
+class Table:
+    """One table: configuration, tokens, the match, and its log records."""
+
+    def __init__(self, stored: StoredTable, rules: Rules[Any], match: Match[Any],
+                 book: RunBook) -> None:
+        self.id = stored.id
+        self.game = stored.game
+        self.config = stored.config
+        self.created = stored.created
+        self.records: list[Record] = stored.records
+        self.scans: dict[ScanKey, tuple[int, dict[str, Any]]] = stored.scans
+        self.rules = rules
+        self.match = match
+        self.book = book
+        self.lock = threading.RLock()
+        self._cache: dict[str, tuple[int, str]] = {}
+        # The latest refused play, shown on the pages until the next accepted one (issue 11).
+        self.refusal: dict[str, Any] | None = None
+        # "Play again with the same players": the table made from this one, where its
+        # pages follow (each viewer to its own page there).
+        self.next: Table | None = None
+
+    # -- identity ---------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return len(self.records)
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.config["players"])
+
+    def viewer_for(self, token: str | None) -> Viewer:
+        """The viewer a token stands for; ``None`` is the public view.
+
+        Raises ``Refused`` (403) for a token that belongs to no one at this table.
+        """
+        if token is None or token == "":
+            return PUBLIC
+        if not isinstance(token, str) or not token.isascii():  # compare_digest needs ASCII
+            raise Refused(f"that token does not belong to table {self.id!r}",
+                          code="bad_token", status=403)
+        if secrets.compare_digest(token, self.config["host_token"]):
+            return HOST
+        if secrets.compare_digest(token, self.config["camera_token"]):
+            return Viewer("camera")
+        for i, t in enumerate(self.config["seat_tokens"], start=1):
+            if secrets.compare_digest(token, t):
+                return Viewer("seat", i)
+        raise Refused(f"that token does not belong to table {self.id!r}",
+                      code="bad_token", status=403)
+
+    # -- catching up (many processes, one database) ------------------------------------
+    def catch_up(self, store: EventStore) -> int:
+        """Apply the records other processes wrote since this copy's version; returns how
+        many. A process keeps tables as a cache of the store's logs (issue 15)."""
+        with self.lock:
+            new = store.records_after(self.id, self.version)
+            for rec in new:
+                if rec.seq != self.version + 1:
+                    raise RuntimeError(f"table {self.id}: record {rec.seq} after "
+                                       f"{self.version}; the log has a gap")
+                if rec.kind == "event":
+                    self.match.apply(rec.body)
+                elif rec.kind == "undo":
+                    voids = set(rec.body.get("voids", []))
+                    group = [r for r in self.records if r.seq in voids]
+                    for r in group:
+                        r.voided_by = rec.seq
+                    self.match.undo(len(group))
+                self.records.append(rec)
+            return len(new)
+
+    def remembered_scan(self, store: EventStore, key: ScanKey) -> bool:
+        """Whether another process answered this sender's scan id already (then it is in
+        ``scans``)."""
+        found = store.scan(self.id, key)
+        if found is not None:
+            self.scans[key] = found
+        return found is not None
+
+    # -- reading ----------------------------------------------------------------------
+    def timer(self) -> dict[str, Any] | None:
+        seconds = 0
+        for r in self.records:
+            if r.kind == "timer":
+                seconds = int(r.body.get("seconds", 0))
+        if not seconds:
+            return None
+        # The clock restarts whenever the table changes (a play, an undo, the timer itself).
+        started = self.records[-1].time if self.records else self.created
+        return {"seconds": seconds, "started": started, "deadline": started + seconds}
+
+    def last_undo(self, viewer: Viewer) -> str | None:
+        """What the latest undo undid, in words this viewer may read (if it is the latest)."""
+        if not self.records or self.records[-1].kind != "undo":
+            return None
+        said: Mapping[str, str] = self.records[-1].body.get("said", {})
+        key = "host" if viewer.role == "host" else viewer.key
+        return said.get(key) or said.get("public")
+
+    def snapshot(self, viewer: Viewer) -> dict[str, Any]:
+        """The JSON a viewer receives: version, game, view, actions, timer, undo notice."""
+        return json.loads(self.snapshot_json(viewer))  # type: ignore[no-any-return]
+
+    def snapshot_json(self, viewer: Viewer) -> str:
+        """``snapshot`` as JSON text, cached per version and viewer (fan-out to phones)."""
+        return self.versioned_snapshot(viewer)[1]
+
+    def versioned_snapshot(self, viewer: Viewer) -> tuple[int, str]:
+        """``(version, snapshot JSON)`` read together under the table's lock."""
+        with self.lock:
+            key = viewer.key
+            cached = self._cache.get(key)
+            if cached is not None and cached[0] == self.version:
+                return cached
+            text = json.dumps(self._snapshot(viewer), separators=(",", ":"))
+            self._cache[key] = (self.version, text)
+            return self.version, text
+
+    def _snapshot(self, viewer: Viewer) -> dict[str, Any]:
+        state = self.match.state
+        # The camera token gets the public view: it is a device, not a person.
+        if viewer.role == "host":
+            view = self.rules.referee_view(state)
+            actions = self.rules.actions(state, None)
+        elif viewer.role == "seat":
+            view = self.rules.view(state, viewer.seat)
+            actions = self.rules.actions(state, viewer.seat)
+        else:
+            view = self.rules.view(state, None)
+            actions = []
+        out: dict[str, Any] = {
+            "version": self.version,
+            "table": self.id,
+            "game": self.game,
+            "title": self.rules.title,
+            "players": self.players,
+            "options": self.config["options"],
+            "viewer": {"role": viewer.role, "seat": viewer.seat,
+                       "name": self.players[viewer.seat - 1] if viewer.seat else None},
+            "view": view,
+            "actions": actions,
+            "finished": bool(state.finished),
+            "winners": list(state.winners),
+            "timer": self.timer(),
+            "undone": self.last_undo(viewer),
+            "history": self.history(),
+            # What the latest play did, per viewer (issue 11; 0 = the referee), and the
+            # print runs, so "play again" makes a table with the same cards.
+            "refused": self._refusal_for(viewer),
+            "last_play": self.rules.last_play(
+                state, 0 if viewer.role == "host" else viewer.seat),
+            "runs": self.config["runs"],
+            "next_table": self._next_for(viewer),
+            "now": time.time(),
+        }
+        if viewer.role == "host":
+            # The newest records only: this goes out on every change (GET .../log has all).
+            out["log"] = self.log_json()[-LOG_IN_SNAPSHOT:]
+            out["log_total"] = len(self.records)
+            out["zones"] = self.zones()
+            out["can_undo"] = self._undo_group_text()
+        return out
+
+    def _refusal_for(self, viewer: Viewer) -> dict[str, Any] | None:
+        """The latest refusal if no play was accepted since: the referee reads all of it (and
+        the scan to override), the refused seat its reason and code; everyone else only who
+        was refused and what kind of play it was: a reason, a code or a ruling id may tell
+        something hidden (a Shrine bid refused for want of hidden Oinks, SK-4, SK-7; C-7)."""
+        r = self.refusal
+        if r is None or r["version"] != self.version:
+            return None
+        if viewer.role == "host":
+            return r
+        out = {k: r[k] for k in ("who", "seat", "type")}
+        if viewer.role == "seat" and viewer.who == r["who"]:
+            out.update({k: r[k] for k in ("code", "rule")})
+            out["error"] = r["plain"]  # C-8: the ruling id is in ``rule``, for "why?"
+        return out
+
+    def plain(self, text: str) -> str:
+        """``text`` as a player reads it (C-8): no ruling ids (the refusal's ``rule`` keeps
+        them for "why?"), places and seats by the players' names, faces by their names."""
+        players = self.players
+        faces = {c.face.id: c.face.name for c in self.book.cards.values()}
+
+        def seat(m: re.Match[str]) -> str:
+            n = int(m.group(1))
+            return players[n - 1] if 1 <= n <= len(players) else m.group(0)
+
+        out = RULE_IN_BRACKETS.sub("", text)
+        out = PLACE.sub(lambda m: words.place(m.group(1), players), out)
+        out = SEAT_NUMBER.sub(seat, out)
+        out = QUOTED.sub(lambda m: faces.get(m.group(1), m.group(0)), out)
+        return re.sub(r"\s+([.,;:])", r"\1", out)
+
+    def _next_for(self, viewer: Viewer) -> dict[str, Any] | None:
+        """Where this viewer's page goes once the host made the next table: a seat to the
+        same seat's page there (its own new token, never another's), the camera to the new
+        camera page, the referee to the new referee page, everyone else to the big screen."""
+        nxt = self.next
+        if nxt is None:
+            return None
+        base = f"/t/{nxt.id}"
+        if viewer.role == "seat" and viewer.seat is not None:
+            url = f"{base}/seat/{viewer.seat}?token={nxt.config['seat_tokens'][viewer.seat - 1]}"
+        elif viewer.role == "host":
+            url = f"{base}/referee?token={nxt.config['host_token']}"
+        elif viewer.role == "camera":
+            url = f"{base}/camera?token={nxt.config['camera_token']}"
+        else:
+            url = base
+        return {"table": nxt.id, "url": url}
+
+    def link_next(self, nxt: Table) -> None:
+        """Make ``nxt`` the table this one's pages follow to."""
+        with self.lock:
+            self.next = nxt
+            self._cache.clear()  # the same version, a new snapshot
+
+    def _note_refusal(self, event: Mapping[str, Any], viewer: Viewer,
+                      exc: CompanionError) -> None:
+        seat = event.get("seat") if viewer.role == "host" else viewer.seat
+        scan = {k: event[k] for k in ("type", "card", "zone") if k in event} \
+            if event.get("type") == "scan" else None
+        self.refusal = {"version": self.version, "who": viewer.who,
+                        "seat": seat if isinstance(seat, int) else None,
+                        "type": str(event.get("type"))[:40], "error": str(exc)[:400],
+                        "plain": self.plain(exc.plain)[:400],
+                        "code": exc.code, "rule": exc.rule, "scan": scan}
+        self._cache.clear()
+
+    def zones(self) -> list[str]:
+        """The scan zones of this game with ``<n>`` expanded to every seat."""
+        out: list[str] = []
+        for z in self.rules.zones:
+            if "<n>" in z:
+                out.extend(z.replace("<n>", str(s)) for s in range(1, len(self.players) + 1))
+            else:
+                out.append(z)
+        return out
+
+    def log_json(self) -> list[dict[str, Any]]:
+        return [
+            {"seq": r.seq, "time": r.time, "kind": r.kind, "who": r.who,
+             "event": r.body, "ruling": r.ruling, "voided": r.voided,
+             "voided_by": r.voided_by}
+            for r in self.records
+        ]
+
+    def cards(self) -> list[dict[str, Any]]:
+        """Every printed card of this table (host only: serials name faces)."""
+        return [
+            {"serial": c.serial, "face": c.face.id, "name": c.face.name, "deck": c.deck,
+             "payload": c.payload}
+            for c in self.book.cards.values()
+        ]
+
+    # -- changing ---------------------------------------------------------------------
+    def _check_version(self, version: Any) -> None:
+        if version is None:
+            return
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise MalformedEvent(f"version must be a whole number, got {version!r}")
+        if version != self.version:
+            raise StaleVersion(
+                f"the table is at version {self.version}, the request was for {version}; "
+                "reload and try again"
+            )
+
+    def _apply_rules(self, event: Event) -> None:
+        try:
+            self.match.apply(event)
+        except CompanionError:
+            raise
+        except Exception as exc:  # an engine bug must not become a 500 for the player
+            log.exception("engine %s failed on %r", self.game, event)
+            raise MalformedEvent(
+                f"the {self.rules.title} rules could not handle {dict(event)!r}: "
+                f"{type(exc).__name__}"
+            ) from None
+
+    def play(self, store: EventStore, event: Mapping[str, Any], viewer: Viewer, *,
+             version: Any = None, scan_id: ScanKey | None = None,
+             respond: Callable[[list[Record]], dict[str, Any]] | None = None,
+             ) -> list[Record]:
+        """Apply one event, then any chance it makes due, and store them all.
+
+        Raises ``CompanionError`` (nothing changed). Returns the new records.
+        """
+        with self.lock:
+            self._check_version(version)
+            n0 = self.match.version
+            try:
+                self._apply_rules(event)
+            except CompanionError as exc:
+                self._note_refusal(event, viewer, exc)
+                raise
+            public = [self._public_ruling()]
+            try:  # Match.settle, one chance event at a time to word each publicly (C-4)
+                rng = random.SystemRandom()
+                while (chance := self.rules.chance(self.match.state, rng)) is not None:
+                    self.match.apply(chance)
+                    public.append(self._public_ruling())
+            except CompanionError as exc:
+                log.error("chance of %s failed after %r: %s", self.game, event, exc)
+            now = time.time()
+            new: list[Record] = []
+            for i, e in enumerate(self.match.events[n0:]):
+                who = viewer.who if i == 0 else "companion"
+                new.append(Record(self.version + 1 + i, now, "event", who, dict(e),
+                                  self.match.rulings[n0 + i], public=public[i]))
+            try:
+                self.records.extend(new)
+                scan = None
+                if scan_id is not None and respond is not None:
+                    scan = (scan_id, 200, respond(new))
+                store.append(self.id, new, scan=scan)
+            except StaleVersion as exc:
+                del self.records[len(self.records) - len(new):]
+                self.match.undo(self.match.version - n0)
+                # Another server wrote this seq first: re-validate against the new state,
+                # unless the client pinned the version it saw.
+                if version is not None or self.catch_up(store) == 0:
+                    raise exc from None
+                return self.play(store, event, viewer, version=version, scan_id=scan_id,
+                                 respond=respond)
+            except BaseException:
+                del self.records[len(self.records) - len(new):]
+                self.match.undo(self.match.version - n0)
+                raise
+            if scan is not None:
+                self.scans[scan[0]] = (scan[1], scan[2])
+            return new
+
+    def last_change(self) -> float:
+        """When the table last changed (its newest record, else its creation)."""
+        return self.records[-1].time if self.records else self.created
+
+    def _public_ruling(self) -> str:
+        text = self.rules.view(self.match.state, None).get("ruling")
+        return str(text) if text else ""
+
+    def history(self, count: int = 8) -> list[dict[str, Any]]:
+        """The newest public rulings, newest first, for every page (undone ones marked)."""
+        out = []
+        for r in reversed(self.records):
+            text = r.public or (r.ruling if r.kind == "timer" else "")
+            if r.kind == "undo":
+                text = "Undone: " + str(r.body.get("said", {}).get("public", "the last play"))
+            if text:
+                out.append({"seq": r.seq, "time": r.time, "text": text, "voided": r.voided})
+            if len(out) >= count:
+                break
+        return out
+
+    def _undo_group(self) -> list[Record]:
+        live = [r for r in self.records if r.kind == "event" and not r.voided]
+        for i in range(len(live) - 1, -1, -1):
+            if live[i].who != "companion":
+                return live[i:]
+        return []
+
+    def _undo_group_text(self) -> str | None:
+        group = self._undo_group()
+        return group[0].ruling if group else None
+
+    def undo(self, store: EventStore, viewer: Viewer, *, version: Any = None) -> Record:
+        """Void the last play (and the chance events it made) by replay (C-3).
+
+        The voided records stay in the log, marked. What was undone is said to each viewer
+        in the words of that viewer's view of the undone play, so undo never reveals a
+        hidden card. Raises ``NothingToUndo``/``StaleVersion``.
+        """
+        with self.lock:
+            self._check_version(version)
+            group = self._undo_group()
+            if not group:
+                raise NothingToUndo("there is no play to undo at this table")
+            before_events = list(self.match.events)
+            self.match.undo(len(group))
+            try:
+                after = self.rules.apply(self.match.state, group[0].body)
+                said = {"host": group[0].ruling}
+                public = self.rules.view(after, None).get("ruling")
+                said["public"] = str(public) if public else "the last play"
+                for s in range(1, len(self.players) + 1):
+                    text = self.rules.view(after, s).get("ruling")
+                    said[f"seat:{s}"] = str(text) if text else said["public"]
+            except Exception:  # the undone play replays as it did; this is a safety net
+                log.exception("could not describe the undo at %s", self.id)
+                said = {"host": group[0].ruling, "public": "the last play"}
+            seq = self.version + 1
+            rec = Record(seq, time.time(), "undo", viewer.who,
+                         {"voids": [r.seq for r in group], "said": said},
+                         f"Undone: {group[0].ruling}", public=f"Undone: {said['public']}")
+            try:
+                for r in group:
+                    r.voided_by = seq
+                self.records.append(rec)
+                store.append(self.id, [rec], void=[r.seq for r in group], voided_by=seq)
+            except BaseException:
+                for r in group:
+                    r.voided_by = None
+                if self.records and self.records[-1] is rec:
+                    self.records.pop()
+                self.match = Match(self.rules, self.match.setup, before_events)
+                raise
+            return rec
+
+    def set_timer(self, store: EventStore, seconds: Any, viewer: Viewer, *,
+                  version: Any = None) -> Record:
+        """Set the per-turn timer (0 switches it off); raises ``MalformedEvent``."""
+        if not isinstance(seconds, int) or isinstance(seconds, bool) or not (
+                seconds == 0 or 5 <= seconds <= TIMER_MAX):
+            raise MalformedEvent(
+                f"timer seconds must be 0 (off) or 5-{TIMER_MAX}, got {seconds!r}")
+        with self.lock:
+            self._check_version(version)
+            text = f"Turn timer set to {seconds} s." if seconds else "Turn timer off."
+            rec = Record(self.version + 1, time.time(), "timer", viewer.who,
+                         {"seconds": seconds}, text, public=text)
+            self.records.append(rec)
+            try:
+                store.append(self.id, [rec])
+            except BaseException:
+                self.records.pop()
+                raise
+            return rec
+
+    def resolve_card(self, text: str) -> str:
+        """A serial from a serial or a scanned payload; raises ``UnknownCard``/``Malformed``."""
+        if not isinstance(text, str) or not text.strip():
+            raise MalformedPayload(f"a card must be a serial or a payload, got {text!r}")
+        text = text.strip()
+        if any(c.face.id == text for c in self.book.cards.values()):
+            return text  # a face id entered by hand: the engine picks a copy (C-1, C-6)
+        if text.startswith("T1:"):
+            return self.book.resolve(text, self.game).serial
+        return self.book.card(text.upper()).serial
