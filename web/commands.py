@@ -107,9 +107,6 @@ def _serve(args: argparse.Namespace) -> int:
             server, front, said = serve_tls(app, args.host, args.port, args.threads,
                                             Path(args.data_dir).resolve())
             print(said)
-            # Every phone reaches waitress through the TLS relay from 127.0.0.1: a cap per
-            # client address would count the whole table as one client. The total cap holds.
-            app.config["SSE_MAX_PER_CLIENT"] = app.config["SSE_MAX_STREAMS"]
         else:
             server = make_server(app, args.host, args.port, args.threads)
     except OSError as exc:

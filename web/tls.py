@@ -198,6 +198,9 @@ def serve_tls(app: Flask, host: str, port: int, threads: int, data_dir: Path
     lan = lan_address() if host in ("0.0.0.0", "::", "") else host
     cert, key, made = ensure_certificate(data_dir, certificate_hosts(lan))
     server = make_server(app, "127.0.0.1", 0, threads, url_scheme="https")
+    # Every phone reaches waitress through this relay from 127.0.0.1: a cap per client
+    # address would count the whole table as one client. The total cap still holds.
+    app.config["SSE_MAX_PER_CLIENT"] = app.config["SSE_MAX_STREAMS"]
     try:
         front = TlsFront(cert, key, host, port, ("127.0.0.1", server.effective_port))
     except (OSError, ssl.SSLError):

@@ -46,6 +46,9 @@ def test_https_in_front_of_waitress_serves_the_app_with_https_links(tmp_path: Pa
     thread.start()
     try:
         assert "self-signed certificate" in said and "SHA-256" in said
+        # Behind the relay every phone comes from 127.0.0.1: no per-address stream cap
+        # (it would count a whole table as one client), the total cap holds.
+        assert app.config["SSE_MAX_PER_CLIENT"] == app.config["SSE_MAX_STREAMS"]
         ctx = ssl.create_default_context(cafile=str(data / "tls" / "cert.pem"))
         conn = http.client.HTTPSConnection("127.0.0.1", front.port, context=ctx, timeout=30)
         body = json.dumps({"game": "wuxing", "players": ["Ana", "Ben", "Chen"],
