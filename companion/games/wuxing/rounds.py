@@ -7,6 +7,8 @@ of what it did; the adjudications themselves are in ``adjudicate``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.engine import POT, UNKNOWN, VOID, Movement, Play, Said
 from companion.games.wuxing import adjudicate, rulings
 from companion.games.wuxing.state import (
@@ -73,10 +75,9 @@ def universe_card(s: WuXingState, serial: str, said: Said) -> WuXingState:
     return successor(d)
 
 
-def first_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingState:
-    """WX-7: the first challenger's card, shown from their deck (C-1 checked); the table
-    waits for the other's. Built straight from ``s`` like ``universe_card``."""
-    t = s.table
+def _off_deck(s: WuXingState, seat: int, serial: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The fields of ``s`` as a dict with ``serial`` taken off ``seat``'s deck (its count,
+    and its unseen count when nobody had seen it yet), and the new places to fill in."""
     i = seat - 1
     d = s.__dict__.copy()
     d["places"] = places = dict(s.places)
@@ -87,6 +88,14 @@ def first_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingStat
     decks = list(s.decks)
     decks[i] -= 1
     d["decks"] = tuple(decks)
+    return d, places
+
+
+def first_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingState:
+    """WX-7: the first challenger's card, shown from their deck (C-1 checked); the table
+    waits for the other's. Built straight from ``s`` like ``universe_card``."""
+    t = s.table
+    d, places = _off_deck(s, seat, serial)
     places[serial] = t.table_place[seat]
     d["revealed"] = (*s.revealed, (seat, serial))
     d["awaiting"] = awaiting = _without(s.awaiting, seat)
@@ -101,16 +110,7 @@ def fed_card(s: WuXingState, seat: int, serial: str, said: Said) -> WuXingState:
     """WX-5/WX-6: a seat's top card into the pot or the Void while others still owe one
     (the last one moves the game on: ``contribute``). Built straight from ``s``."""
     t = s.table
-    i = seat - 1
-    d = s.__dict__.copy()
-    d["places"] = places = dict(s.places)
-    if places[serial] == UNKNOWN:
-        unseen = list(s.unseen)
-        unseen[i] -= 1
-        d["unseen"] = tuple(unseen)
-    decks = list(s.decks)
-    decks[i] -= 1
-    d["decks"] = tuple(decks)
+    d, places = _off_deck(s, seat, serial)
     to_pot = s.phase == FEED
     if to_pot:
         places[serial] = POT
