@@ -264,6 +264,10 @@ class WuXingRules(Rules[WuXingState]):
             ready, said = self._relocated(state, serial, place, seat, held)
             step = rounds.first_card if phase == REVEAL else rounds.fed_card
             return step(ready, seat, serial, said)
+        if held and phase == REVEAL:
+            done = rounds.second_card(state, seat, serial)
+            if done is not None:
+                return done
         w = Work(state)
         if not held:
             self._relocate(w, serial, place, seat)
