@@ -239,6 +239,11 @@ class Work:
         return gone
 
 
+# "deck:<n>" -> the index of seat n's count, for every seat a WuXing table can have (2-8
+# players, ``rules.start`` refuses more): a lookup instead of parsing the place per card.
+_DECK_INDEX = {f"deck:{n}": n - 1 for n in range(1, 9)}
+
+
 def carry(places: dict[str, str], decks: list[int], pot: tuple[str, ...], void: int,
           left: int, movements: tuple[Movement, ...]) -> tuple[tuple[str, ...], int, int]:
     """Carry out an adjudication's movements (every serial named, none from a deck's unseen
@@ -257,8 +262,10 @@ def carry(places: dict[str, str], decks: list[int], pot: tuple[str, ...], void: 
             void -= 1
         elif src == UNIVERSE:
             left -= 1
-        elif src[:5] == "deck:":
-            decks[int(src[5:]) - 1] -= 1
+        else:  # a deck's count follows its card; a table place has no count
+            i = _DECK_INDEX.get(src)
+            if i is not None:
+                decks[i] -= 1
         dest = m.target
         if dest == POT:
             pot_l.append(serial)
@@ -266,8 +273,10 @@ def carry(places: dict[str, str], decks: list[int], pot: tuple[str, ...], void: 
             void += 1
         elif dest == UNIVERSE:
             left += 1
-        elif dest[:5] == "deck:":
-            decks[int(dest[5:]) - 1] += 1
+        else:
+            i = _DECK_INDEX.get(dest)
+            if i is not None:
+                decks[i] += 1
         places[serial] = dest
     return tuple(pot_l), void, left
 
