@@ -1,8 +1,10 @@
 """How a WuXing game moves on (WX-3..WX-6, WX-10, WX-11): the Universe card and its Dragon
 and Star rounds, the next challenge, the end, and the sudden death that breaks a tie.
 
-Each function works on a ``Work`` copy of the state for one event and returns the ``Play``
-of what it did; the adjudications themselves are in ``adjudicate``.
+The plays of every challenge (``universe_card``, ``first_card``, ``fed_card`` and the
+common ``second_card``) are built straight from the state; the rest work on a ``Work`` copy
+of the state for one event and return the ``Play`` of what they did. The adjudications
+themselves are in ``adjudicate``.
 """
 
 from __future__ import annotations
