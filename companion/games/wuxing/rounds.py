@@ -1,8 +1,10 @@
 """How a WuXing game moves on (WX-3..WX-6, WX-10, WX-11): the Universe card and its Dragon
 and Star rounds, the next challenge, the end, and the sudden death that breaks a tie.
 
-Each function works on a ``Work`` copy of the state for one event and returns the ``Play``
-of what it did; the adjudications themselves are in ``adjudicate``.
+The plays of every challenge (``universe_card``, ``first_card``, ``fed_card`` and the
+common ``second_card``) are built straight from the state; the rest work on a ``Work`` copy
+of the state for one event and return the ``Play`` of what they did. The adjudications
+themselves are in ``adjudicate``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from companion.games.wuxing.state import (
     UNIVERSE,
     Work,
     WuXingState,
+    carry,
     successor,
 )
 from companion.words import count
@@ -173,6 +176,57 @@ def reveal(w: Work, seat: int, serial: str) -> Play:
     next_round(w, new=True, gone=gone)
     return Play(play.kind, play.outcome, play.rule, seat, (shown, *play.movements),
                 play.facts)
+
+
+def second_card(s: WuXingState, seat: int, serial: str) -> WuXingState | None:
+    """WX-7: the second challenger's card, held in their deck (C-1 checked), adjudicated
+    with the first straight from ``s`` when the game simply goes on to the next challenge
+    (WX-3): nobody runs out, the Universe deck is not empty and nobody is out yet.
+    Otherwise ``None``: ``reveal`` on a ``Work`` copy does the rest (the same state)."""
+    t = s.table
+    if s.out:
+        return None
+    i = seat - 1
+    places = dict(s.places)
+    decks = list(s.decks)
+    decks[i] -= 1
+    unseen = s.unseen
+    if places[serial] == UNKNOWN:
+        unseen_l = list(unseen)
+        unseen_l[i] -= 1
+        unseen = tuple(unseen_l)
+    places[serial] = t.table_place[seat]
+    a, b = s.challenge
+    (s1, c1), = s.revealed
+    ca, cb = (c1, serial) if s1 == a else (serial, c1)
+    play = adjudicate.challenge(t, a, ca, b, cb, s.universe_card or "", s.pot)
+    pot, void, left = carry(places, decks, s.pot, s.void, s.universe_left, play.movements)
+    if left == 0 or 0 in decks:  # the end, a recycle or someone out: ``reveal``
+        return None
+    d = s.__dict__.copy()
+    d["places"] = places
+    d["decks"] = tuple(decks)
+    d["unseen"] = unseen
+    d["pot"] = pot
+    d["void"] = void
+    d["universe_left"] = left
+    d["universe_card"] = None
+    d["revealed"] = ()
+    d["awaiting"] = ()
+    d["adjudications"] = s.adjudications + 1
+    d["adjudged"] = text = Said([(rulings.challenge, t, play)])
+    # WX-3 with nobody out: the second challenger starts the next challenge, with the
+    # seat after them (``setup_challenge``).
+    d["turn"] = b
+    nxt = b % len(decks) + 1
+    d["challenge"] = (b, nxt)
+    d["phase"] = DRAW
+    d["challenges"] = s.challenges + 1
+    d["said"] = Said([text, (rulings.next_challenge, t, b, nxt)])
+    d["last_play"] = Play(play.kind, play.outcome, play.rule, seat,
+                          (Movement(t.deck_place[seat], t.table_place[seat], serial),
+                           *play.movements), play.facts)
+    return successor(d)
 
 
 def next_round(w: Work, *, new: bool, gone: list[int]) -> None:

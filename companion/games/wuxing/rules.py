@@ -261,9 +261,15 @@ class WuXingRules(Rules[WuXingState]):
                 self._unavailable(state, by, raw)
             self._check_from_deck(state, seat, serial)
         if len(state.awaiting) > 1:  # a first card shown, a card fed while others owe one
-            ready, said = self._relocated(state, serial, place, seat, held)
             step = rounds.first_card if phase == REVEAL else rounds.fed_card
+            if held:  # the common case, without the call to ``_relocated``
+                return step(state, seat, serial, Said())
+            ready, said = self._relocated(state, serial, place, seat, held)
             return step(ready, seat, serial, said)
+        if held and phase == REVEAL:
+            done = rounds.second_card(state, seat, serial)
+            if done is not None:
+                return done
         w = Work(state)
         if not held:
             self._relocate(w, serial, place, seat)
@@ -477,7 +483,9 @@ class WuXingRules(Rules[WuXingState]):
                                        rule="WX-4")
         place = state.places[serial]
         if state.table.kind[serial] == ELEMENT:
-            ready, said = self._relocated(state, serial, place, None, place == UNIVERSE)
+            if place == UNIVERSE:  # the common case, without the call to ``_relocated``
+                return rounds.universe_card(state, serial, Said())
+            ready, said = self._relocated(state, serial, place, None, False)
             return rounds.universe_card(ready, serial, said)
         w = Work(state)
         if place != UNIVERSE:

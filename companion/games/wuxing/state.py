@@ -208,39 +208,9 @@ class Work:
             self.void += 1
 
     def move(self, movements: tuple[Movement, ...]) -> None:
-        """Carry out an adjudication's movements (every serial named, none from a deck's
-        unseen part): each count follows its card."""
-        places = self.places
-        decks = self.decks
-        pot = list(self.pot)
-        void = self.void
-        left = self.universe_left
-        for m in movements:
-            serial = m.serial
-            if serial is None:  # adjudications move face-up cards only; a bug, not input
-                raise TypeError(f"an adjudication moved an unnamed card: {m!r}")
-            src = places[serial]
-            if src == POT:
-                pot.remove(serial)
-            elif src == VOID:
-                void -= 1
-            elif src == UNIVERSE:
-                left -= 1
-            elif src[:5] == "deck:":
-                decks[int(src[5:]) - 1] -= 1
-            dest = m.target
-            if dest == POT:
-                pot.append(serial)
-            elif dest == VOID:
-                void += 1
-            elif dest == UNIVERSE:
-                left += 1
-            elif dest[:5] == "deck:":
-                decks[int(dest[5:]) - 1] += 1
-            places[serial] = dest
-        self.pot = tuple(pot)
-        self.void = void
-        self.universe_left = left
+        """Carry out an adjudication's movements (``carry``)."""
+        self.pot, self.void, self.universe_left = carry(
+            self.places, self.decks, self.pot, self.void, self.universe_left, movements)
 
     def active(self) -> list[int]:
         if not self.out:
@@ -267,6 +237,48 @@ class Work:
             self.notes.append(f"{self.t.names_of(gone)} {'have' if many else 'has'} no cards "
                               f"left and {'are' if many else 'is'} out of the game (WX-3).")
         return gone
+
+
+# "deck:<n>" -> the index of seat n's count, for every seat a WuXing table can have (2-8
+# players, ``rules.start`` refuses more): a lookup instead of parsing the place per card.
+_DECK_INDEX = {f"deck:{n}": n - 1 for n in range(1, 9)}
+
+
+def carry(places: dict[str, str], decks: list[int], pot: tuple[str, ...], void: int,
+          left: int, movements: tuple[Movement, ...]) -> tuple[tuple[str, ...], int, int]:
+    """Carry out an adjudication's movements (every serial named, none from a deck's unseen
+    part) on ``places`` and ``decks`` in place: each count follows its card (C-1, C-2).
+    Returns the new pot, Void count and Universe deck count. Raises ``TypeError`` for an
+    unnamed card (a bug of the adjudication, never input)."""
+    pot_l = list(pot)
+    for m in movements:
+        serial = m.serial
+        if serial is None:  # adjudications move face-up cards only; a bug, not input
+            raise TypeError(f"an adjudication moved an unnamed card: {m!r}")
+        src = places[serial]
+        if src == POT:
+            pot_l.remove(serial)
+        elif src == VOID:
+            void -= 1
+        elif src == UNIVERSE:
+            left -= 1
+        else:  # a deck's count follows its card; a table place has no count
+            i = _DECK_INDEX.get(src)
+            if i is not None:
+                decks[i] -= 1
+        dest = m.target
+        if dest == POT:
+            pot_l.append(serial)
+        elif dest == VOID:
+            void += 1
+        elif dest == UNIVERSE:
+            left += 1
+        else:
+            i = _DECK_INDEX.get(dest)
+            if i is not None:
+                decks[i] += 1
+        places[serial] = dest
+    return tuple(pot_l), void, left
 
 
 def relations(attrs: Mapping[str, Any]) -> tuple[frozenset[tuple[str, str]],
