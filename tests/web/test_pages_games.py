@@ -86,12 +86,9 @@ def test_god_num_chips_play_on_a_tap_and_say_why_not(
         p.context.close()
 
 
-@pytest.mark.browser
-def test_mountains_board_is_drawn_from_the_board_data_and_moves_on_a_tap(
-        browser: Any, live_server: tuple[str, Any]) -> None:
-    from playwright.sync_api import expect
-
-    _base, app = live_server
+def mountains_rolled(app: Any, die: int) -> tuple[dict[str, Any], Any]:
+    """A 2-player Mountains & Rivers table where Ana (Qing Luan, from corner A1) has rolled
+    ``die``: the created table's answer and the server's ``Table``."""
     client = app.test_client()
     t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
     tid, host = t["table"], t["host_token"]
@@ -104,8 +101,18 @@ def test_mountains_board_is_drawn_from_the_board_data_and_moves_on_a_tap(
         post(client, tid, host, {"type": "scan", "card": chars["xi-bian"], "zone": "seat:2"})
     post(client, tid, host, {"type": "corner", "seat": 1, "corner": "A1"})
     roll = next(a for a in table.rules.actions(table.match.state, 1) if a["type"] == "roll")
-    post(client, tid, host, {"type": "roll", "seat": 1, "die": 3,
+    post(client, tid, host, {"type": "roll", "seat": 1, "die": die,
                              **({"die2": 2} if len(roll["fields"]) == 2 else {})})
+    return t, table
+
+
+@pytest.mark.browser
+def test_mountains_board_is_drawn_from_the_board_data_and_moves_on_a_tap(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    t, table = mountains_rolled(app, 3)
 
     page = phone(browser, t["seats"][0]["join_url"])
     board = load_board()
@@ -220,20 +227,7 @@ def test_mountains_stairs_are_taken_with_a_tap(
     from playwright.sync_api import expect
 
     _base, app = live_server
-    client = app.test_client()
-    t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
-    tid, host = t["table"], t["host_token"]
-    chars = {c.face.id: c.serial for c in t["run"].cards if c.deck == "character"}
-    post(client, tid, host, {"type": "roll", "seat": 1, "die": 6})
-    post(client, tid, host, {"type": "roll", "seat": 2, "die": 5})
-    post(client, tid, host, {"type": "scan", "card": chars["qing-luan"], "zone": "seat:1"})
-    table = services(app).tables.get(tid)
-    if table.rules.actions(table.match.state, 2):
-        post(client, tid, host, {"type": "scan", "card": chars["xi-bian"], "zone": "seat:2"})
-    post(client, tid, host, {"type": "corner", "seat": 1, "corner": "A1"})
-    roll = next(a for a in table.rules.actions(table.match.state, 1) if a["type"] == "roll")
-    post(client, tid, host, {"type": "roll", "seat": 1, "die": 2,
-                             **({"die2": 2} if len(roll["fields"]) == 2 else {})})
+    t, table = mountains_rolled(app, 2)
     stairs = load_board().tile("C3")
     assert stairs.exit
     page = phone(browser, t["seats"][0]["join_url"])
