@@ -1,4 +1,4 @@
-"""Subcommands of the pure core: ``simulate`` and ``bench engine``."""
+"""Subcommands of the pure core: ``simulate``."""
 
 from __future__ import annotations
 
@@ -23,10 +23,6 @@ def register(cli: Any) -> None:
         "--option", action="append", default=[], metavar="NAME=VALUE",
         help="a ruling option (JSON value), e.g. --option end='\"recycle\"'",
     )
-    b = cli.bench("engine", "adjudications per second of every game on one core", _bench)
-    b.add_argument("--game", choices=list(GAMES), action="append")
-    b.add_argument("--games", type=int, default=200)
-    b.add_argument("--seed", type=int, default=7)
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -51,13 +47,3 @@ def _simulate(args: argparse.Namespace) -> int:
     print(json.dumps(summary, indent=2))
     return 0
 
-
-def _bench(args: argparse.Namespace) -> int:
-    from companion.registry import find_rules
-    from companion.simulate import bench_engine
-
-    for game in args.game or list(GAMES):
-        rules = find_rules(game)
-        players = max(rules.min_players, min(4, rules.max_players))
-        print(json.dumps(bench_engine(game, players, args.games, args.seed)))
-    return 0

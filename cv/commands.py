@@ -1,5 +1,5 @@
 """Subcommands of this package (registered by ``companion_cli``): watch, scan,
-install-service, bench cv."""
+install-service."""
 
 from __future__ import annotations
 
@@ -17,18 +17,6 @@ def _scan(args: argparse.Namespace) -> int:
     from cv.cli import scan
 
     return scan(args)
-
-
-def _bench(args: argparse.Namespace) -> int:
-    from cv.bench import main
-
-    return main(args)
-
-
-def _bench_photo(args: argparse.Namespace) -> int:
-    from cv.photobench import main
-
-    return main(args)
 
 
 def _install_service(args: argparse.Namespace) -> int:
@@ -49,7 +37,7 @@ def _zone_args(p: argparse.ArgumentParser) -> None:
 
 
 def register(cli: Any) -> None:
-    """Add this package's subcommands and benchmarks to ``cli``."""
+    """Add this package's subcommands to ``cli``."""
     p = cli.command("watch", "watch the table with a camera and send one scan per placed "
                     "card to the referee", _watch)
     src = p.add_mutually_exclusive_group(required=True)
@@ -97,33 +85,3 @@ def register(cli: Any) -> None:
     p.add_argument("--camera-args", default="--picamera --size full",
                    help="the camera source for companion watch (default: the Pi camera's "
                    "full sensor)")
-
-    b = cli.bench("cv", "camera pipeline: recall, tracking, false reads, ms per frame, real "
-                  "photos", _bench)
-    b.add_argument("--frames", type=int, default=30,
-                   help="scenes per resolution and card count (default 30)")
-    b.add_argument("--track-frames", type=int, default=5, help="N of 'read within N frames'")
-    b.add_argument("--decoder", choices=("zxing", "pyzbar", "both"), default="both")
-    b.add_argument("--photos", metavar="DIR", help="the qr-photos data set (default: "
-                   "../shared/datasets/qr-photos next to the repository, if there)")
-    b.add_argument("--seed", type=int, default=1)
-    b.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    b.add_argument("--dump", metavar="DIR", help="save the first frame of every scene with a "
-                   "card not read within N frames")
-    b.add_argument("--table", type=int, choices=(8,), help="instead: the whole table of an "
-                   "8-player game at 1080p, 4K and the Pi camera's full sensor, in normal and "
-                   "dim light, glare and with a hand, then hands and piles filmed")
-    b.add_argument("--views", default="1080p,4K,Pi 4608,1080p no mat",
-                   help="--table: which views (comma-separated: 1080p, 4K, Pi 4608, "
-                   "1080p no mat)")
-    b.add_argument("--lights", default="normal,dim,glare,hand",
-                   help="--table: which lights (comma-separated)")
-    b.add_argument("--moments", type=int, default=2,
-                   help="--table: films of each moment (hand, pile, taken away; 0: none)")
-
-    b = cli.bench("photo", "phone photos of one printed card: read %%, wrong cards, ms per "
-                  "photo at 1600x1200 and 12 MP", _bench_photo)
-    b.add_argument("--photos", type=int, default=400,
-                   help="photos at 1600x1200 (half as many at 4032x3024; default 400)")
-    b.add_argument("--size", choices=("both", "1600x1200", "4032x3024"), default="both")
-    b.add_argument("--seed", type=int, default=1)

@@ -139,7 +139,7 @@ def warp_code(gray: Image, corners: Sequence[Point], px: int = WARP_PX,
 
     Sharpening (unsharp mask) undoes some of the camera's blur; on 720p scenes with blur
     sigma 1 px it recovered 31 of 73 codes zxing-cpp had located but not read, against 27
-    without it (cv/bench.py, docs/camera.md).
+    without it (bench/camera.py, docs/camera.md).
     """
     n = CODE_MODULES
     side = (n + 2 * quiet) * px

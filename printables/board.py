@@ -4,7 +4,7 @@ Tiles, stairs and one-way arrows come from ``companion/data/boards/mountains.jso
 (``companion.games.mountains.load_board``); each tile kind's mark, colour and legend word
 from ``companion.games.mountains.marks``, the same module the web view draws its board
 with, so the paper and the screen show one set of symbols (issue 11, point 7). The board is
-tiled over sheets with overlap and alignment marks (``printables.extras.poster_pages``), or
+tiled over sheets with overlap and alignment marks (``printables.poster.poster_pages``), or
 printed on one A3 sheet.
 """
 
@@ -18,6 +18,7 @@ from companion.games.mountains.marks import ARROW_COLOUR, element_colour, mark_o
 from printables.art import lighten
 from printables.document import Document, Pen
 from printables.geometry import Line, Rect
+from printables.poster import poster_pages
 
 TILE_MM = 30.0
 STAIRS_CLEAR = 9.5  # mm from the entrance's centre: outside its 8 mm disc
@@ -27,7 +28,6 @@ DISC_R = 8.0
 
 def board_pages(doc: Document, paper: str) -> list[dict[str, Any]]:
     """The board's pages: one A3 sheet, or tiled on A4/Letter."""
-    from printables.extras import poster_pages  # extras calls us: import when drawing
 
     board = load_board()
     legend_h = 52.0

@@ -1,4 +1,4 @@
-"""Subcommands of this package: ``companion print`` and ``companion bench print``."""
+"""Subcommands of this package: ``companion print``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from companion.registry import GAMES
 
 
 def register(cli: Any) -> None:
-    """Add ``print`` and ``bench print`` to ``cli``."""
+    """Add ``print`` to ``cli``."""
     p = cli.command(
         "print",
         "make a printable PDF (cards of a game, all games, the board, the table mat or the "
@@ -51,15 +51,12 @@ def register(cli: Any) -> None:
                    "$COMPANION_DATA_DIR, else ./data")
     p.add_argument("--no-register", dest="register", action="store_false",
                    help="write the files but do not register the runs")
-    b = cli.bench("print", "time and file size of the full set of all five games on A4 and "
-                  "Letter", _bench)
-    b.add_argument("--backs", default="long-edge", choices=["none", "long-edge", "short-edge"])
-    b.add_argument("--repeat", type=int, default=3, help="builds per job (median and min)")
 
 
 def _print(args: argparse.Namespace) -> int:
     from printables.geometry import parse_offset
-    from printables.jobs import PrintOptions, make_job
+    from printables.jobs import make_job
+    from printables.options import PrintOptions
 
     opts = PrintOptions(
         paper=args.paper.lower(), card=args.card, bleed=args.bleed, crop_marks=args.crop_marks,
@@ -78,10 +75,3 @@ def _print(args: argparse.Namespace) -> int:
     print("print at 100% / actual size; check the 50 mm bar on any page")
     return 0
 
-
-def _bench(args: argparse.Namespace) -> int:
-    from printables.bench import bench_print
-
-    for line in bench_print(args.backs, args.repeat):
-        print(line)
-    return 0

@@ -13,15 +13,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab.lib.utils import simpleSplit
 
 from companion.cards import DeckData
 from printables.art import COLOURS, colour, draw_symbol, lighten
-from printables.document import NOTE, Document, Pen
+from printables.board import board_pages
+from printables.document import Document, Pen
 from printables.geometry import (
     MM,
     PAPERS,
@@ -32,16 +33,9 @@ from printables.geometry import (
     back_of,
     paper_size,
     printable_area,
-    tile_poster,
 )
-
-if TYPE_CHECKING:
-    from printables.jobs import PrintOptions
-
-POSTER_PAPERS = ("a4", "letter", "a3")
-FOOTER = 8.0  # mm strip at the bottom of a poster sheet for its note
-GREY = (0.35, 0.35, 0.35)
-
+from printables.options import PrintOptions
+from printables.poster import FOOTER, GREY, POSTER_PAPERS, page_note, poster_pages
 
 # --------------------------------------------------------------------------- per game
 
@@ -74,7 +68,7 @@ def _pad(doc: Document, sheet: Sheet, pages: list[dict[str, Any]]) -> list[dict[
         pen = doc.page(*_page(p))
         pen.text(pen.page_w / 2, pen.page_h / 2, "(this side intentionally blank)", size=7,
                  colour=(0.6, 0.6, 0.6), align="centre")
-        _page_note(pen, "back of the previous page")
+        page_note(pen, "back of the previous page")
     return out
 
 
@@ -90,18 +84,6 @@ def _max_players(game: str) -> int:
         return find_rules(game).max_players
     except (ImportError, AttributeError):  # rules not installed: the largest common table
         return 6
-
-
-def _page_note(pen: Pen, label: str) -> None:
-    """The 100 % note and a 50 mm bar along the bottom of a non-card page."""
-    y = pen.page_h - 5.6
-    pen.text(5.5, y, NOTE, size=5.2, font="Helvetica-Bold", colour=GREY)
-    x1 = pen.page_w - 5.5
-    pen.line(Line(x1 - 50, y - 1.0, x1, y - 1.0), width=0.35)
-    for x in (x1 - 50, x1):
-        pen.line(Line(x, y - 1.7, x, y - 0.3), width=0.25)
-    pen.text(x1 - 25, y - 1.7, f"this bar = 50 mm | {label}", size=4.4, colour=GREY,
-             align="centre")
 
 
 def _heading(pen: Pen, title: str, sub: str = "") -> float:
@@ -164,7 +146,7 @@ def token_pages(doc: Document, paper: str, deck: DeckData, spec: TokenSpec, play
             draw_symbol(pen.c, element, cx, cy - 2.0, 7.0, ink, pen.page_h, element)
             pen.text(cx, cy + 6.0, f"1 {spec.name}", size=6, font="Helvetica-Bold",
                      colour=ink, align="centre")
-        _page_note(pen, f"{spec.name} tokens {n}/{total}")
+        page_note(pen, f"{spec.name} tokens {n}/{total}")
         pages.append({"page": doc.pages, "kind": "tokens", "game": deck.game,
                       "page_size_mm": [pw, ph],
                       "count": len(tokens[start:start + per_page])})
@@ -221,87 +203,9 @@ def tracker_pages(doc: Document, paper: str, deck: DeckData, tracker: Tracker, p
                      align="centre")
         if tracker.start != tracker.low:
             pen.text(x0, top + 8 + box + 3.5, f"start: {tracker.start}", size=6, colour=GREY)
-    _page_note(pen, f"{tracker.name} tracker")
+    page_note(pen, f"{tracker.name} tracker")
     return [{"page": doc.pages, "kind": "tracker", "tracker": tracker.name, "game": deck.game,
              "page_size_mm": [pw, ph], "players": players}]
-
-
-# --------------------------------------------------------------------------- posters
-
-
-PosterDraw = Callable[[Pen], None]
-
-
-def poster_pages(doc: Document, paper: str, w: float, h: float, draw: PosterDraw, kind: str,
-                 title: str, overlap: float = 10.0) -> list[dict[str, Any]]:
-    """Draw a ``w`` x ``h`` mm poster over as few sheets as fit, with overlap and marks.
-
-    Neighbouring sheets repeat ``overlap`` mm of the poster; crosses in the middle of each
-    overlap line up when the sheets are laid over each other (trim one sheet along the
-    dashed line, lay it on its neighbour so the crosses meet, tape).
-    """
-    tiling = tile_poster(w, h, paper, overlap=overlap, papers=POSTER_PAPERS, footer=FOOTER)
-    pages = []
-    xs = _seams([t.window.x for t in tiling.tiles if t.row == 0], tiling.tiles[0].window.w)
-    ys = _seams([t.window.y for t in tiling.tiles if t.col == 0], tiling.tiles[0].window.h)
-    for tile in tiling.tiles:
-        pen = doc.page(tiling.page_w, tiling.page_h)
-        win, (ox, oy) = tile.window, tile.origin
-        c = pen.c
-        c.saveState()
-        clip = c.beginPath()
-        clip.rect(ox * MM, (pen.page_h - oy - win.h) * MM, win.w * MM, win.h * MM)
-        c.clipPath(clip, stroke=0, fill=0)
-        c.translate((ox - win.x) * MM, (pen.page_h - oy + win.y) * MM)
-        poster = Pen(c, w, 0.0)  # poster mm, top-left origin, under the translation
-        draw(poster)
-        for sx0, sx1 in xs:  # vertical seams
-            mid = (sx0 + sx1) / 2
-            for fy in (0.2, 0.5, 0.8):
-                _cross(poster, mid, h * fy)
-            poster.line(Line(mid, 0, mid, h), colour=(0.5, 0.5, 0.5), width=0.15)
-        for sy0, sy1 in ys:  # horizontal seams
-            mid = (sy0 + sy1) / 2
-            for fx in (0.2, 0.5, 0.8):
-                _cross(poster, w * fx, mid)
-            poster.line(Line(0, mid, w, mid), colour=(0.5, 0.5, 0.5), width=0.15)
-        c.restoreState()
-        n = len(tiling.tiles)
-        label = (f"{title}: sheet {tile.index + 1} of {n} (row {tile.row + 1}, column "
-                 f"{tile.col + 1}); overlap {tiling.overlap:g} mm: cut one sheet on the grey "
-                 "line, align the crosses, tape")
-        if n == 1:
-            label = f"{title}: one sheet"
-        pen.text(5.5, pen.page_h - 5.6 - 3.2, label, size=5.2, colour=GREY)
-        _page_note(pen, f"{kind} {tile.index + 1}/{n}")
-        pages.append({"page": doc.pages, "kind": kind, "sheet": tile.index + 1, "sheets": n,
-                      "row": tile.row + 1, "col": tile.col + 1,
-                      "page_size_mm": [tiling.page_w, tiling.page_h],
-                      "window_mm": [round(v, 3) for v in (win.x, win.y, win.w, win.h)],
-                      "origin_mm": [round(ox, 3), round(oy, 3)]})
-    return pages
-
-
-def _seams(starts: list[float], win: float) -> list[tuple[float, float]]:
-    """The overlap bands between consecutive windows (poster mm)."""
-    s = sorted(starts)
-    return [(s[i + 1], s[i] + win) for i in range(len(s) - 1)]
-
-
-def _cross(pen: Pen, x: float, y: float) -> None:
-    pen.circle(x, y, 2.5, stroke=(0, 0, 0), width=0.2)
-    pen.line(Line(x - 4, y, x + 4, y), width=0.2)
-    pen.line(Line(x, y - 4, x, y + 4), width=0.2)
-
-
-# --------------------------------------------------------------------------- board
-
-
-def board_pages(doc: Document, paper: str) -> list[dict[str, Any]]:
-    """The Mountains & Rivers board (MR-1), drawn in ``printables.board``."""
-    from printables.board import board_pages as pages
-
-    return pages(doc, paper)
 
 
 # --------------------------------------------------------------------------- table mat
@@ -434,7 +338,7 @@ def calibration_pages(doc: Document, paper: str, mode: str = "long-edge",
             pen.text(40, y, part, size=8)
             y += 3.6
         y += 1.0
-    _page_note(pen, "calibration front")
+    page_note(pen, "calibration front")
     pages = [{"page": doc.pages, "kind": "calibration", "side": "front",
               "page_size_mm": [pw, ph], "square_mm": [sq.x, sq.y, SQUARE, SQUARE],
               "targets_mm": [list(f) for f, _ in targets]}]
@@ -446,7 +350,7 @@ def calibration_pages(doc: Document, paper: str, mode: str = "long-edge",
                  "what you read now to it", size=8, align="centre")
     for _, (bx, by) in targets:
         _ruler(pen, bx, by)
-    _page_note(pen, "calibration back")
+    page_note(pen, "calibration back")
     pages.append({"page": doc.pages, "kind": "calibration", "side": "back", "flip": mode,
                   "back_offset_mm": list(offset),
                   "page_size_mm": [pw, ph], "rulers_mm": [list(b) for _, b in targets]})

@@ -22,7 +22,7 @@ import os
 import random
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,8 @@ from companion.cards import DeckData, load_deck
 from companion.errors import CompanionError
 from companion.registry import GAMES
 from companion.runs import PrintRun, RunStore, new_run
-from printables import qr
+from printables import extras, qr
+from printables.board import board_pages
 from printables.cardsheets import draw_run
 from printables.document import Document
 from printables.faces import face_layout
@@ -45,26 +46,10 @@ from printables.geometry import (
     paper_size,
     sheet_layout,
 )
+from printables.options import PrintOptions
 
 MANIFEST_FORMAT = "table-companion-print/1"
 OTHER_TARGETS = ("board", "mat", "calibration")
-
-
-@dataclass(frozen=True)
-class PrintOptions:
-    """What the user asked for (``companion print`` flags)."""
-
-    paper: str = "a4"
-    card: str = "standard"
-    bleed: float = 0.0
-    crop_marks: bool = True
-    backs: str = "none"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    copies: int = 1
-    players: int | None = None
-    extras: bool = True
-    mat_game: str = "wuxing"
-    run_ids: dict[str, str] = field(default_factory=dict)  # tests: fixed run ids per game
 
 
 @dataclass(frozen=True)
@@ -197,7 +182,6 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
 
     Raises ``PrintError`` (or another ``CompanionError``) for any bad input; writes nothing.
     """
-    from printables import extras
 
     targets = targets_of(what)
     games = [t for t in targets if t in GAMES]
@@ -232,7 +216,7 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
             extra_pages += extras.game_extras(doc, deck, opts, sheet)
     for t in targets:
         if t == "board":
-            extra_pages += extras.board_pages(doc, opts.paper)
+            extra_pages += board_pages(doc, opts.paper)
         elif t == "mat":
             extra_pages += extras.mat_pages(doc, opts.paper, opts.mat_game, opts.players)
         elif t == "calibration":

@@ -31,7 +31,6 @@ import logging
 import sqlite3
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +39,11 @@ from flask import Flask
 from companion.runs import RunStore
 from web.broker import Broker
 from web.guard import RateLimit
+from web.resources import Services, services
 from web.store import EventStore, Store
 from web.tables import Tables
+
+__all__ = ["DEFAULTS", "Services", "create_app", "open_store", "services"]
 
 log = logging.getLogger(__name__)
 
@@ -62,21 +64,6 @@ DEFAULTS: dict[str, Any] = {
     "TABLES_WINDOW": 600.0,
     "ABANDONED_AFTER": 6 * 3600.0,
 }
-
-
-@dataclass
-class Services:
-    """The resources one app owns, with an explicit lifecycle (``close``)."""
-
-    store: EventStore
-    runs: RunStore
-    tables: Tables
-    broker: Broker
-    creations: RateLimit
-
-    def close(self) -> None:
-        self.broker.close()
-        self.store.close()
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -149,8 +136,3 @@ def open_store(path: Path, synchronous: str) -> Store:
         log.error("%s could not be read (%s); moved aside as %s.damaged-%s, starting a new "
                   "store", path, exc, path.name, stamp)
         return Store(path, synchronous=synchronous)
-
-
-def services(app: Flask) -> Services:
-    svc: Services = app.extensions["companion"]
-    return svc

@@ -20,9 +20,9 @@ from companion import errors, names
 from companion.cards import load_deck
 from companion.engine import check_event_fields
 from companion.registry import GAMES, find_rules
-from web import services
 from web.broker import StreamsFull
 from web.guard import BodyError, body_rule, has_body_rule, parse_json, security_headers
+from web.resources import services
 from web.store import StorageUnavailable
 from web.tables import HOST, Refused, Table, Viewer, check_own_zone, event_from_body
 

@@ -1,4 +1,4 @@
-"""Subcommands of this package: ``serve`` and ``bench web`` (registered by ``companion_cli``)."""
+"""Subcommands of this package: ``serve`` and ``db`` (registered by ``companion_cli``)."""
 
 from __future__ import annotations
 
@@ -50,34 +50,6 @@ def register(cli: Any) -> None:
                    help="migrate: copy tables, logs, scan ids and print runs, then verify")
     m.add_argument("--to", required=True, metavar="URL", help="postgresql://... target")
     m.add_argument("--data-dir", default="data", help="the SQLite data dir to copy")
-    b = cli.bench("web", "scan-to-phone latency with 20 phones, concurrent event streams, and "
-                         "requests under 1,000 hostile streams and 200 slow clients",
-                  _bench)
-    b.add_argument("--phones", type=int, default=20)
-    b.add_argument("--scans", type=int, default=40)
-    b.add_argument("--streams", type=int, default=200)
-    b.add_argument("--hostile", type=int, default=1000,
-                   help="idle event streams opened against companion serve (0: skip)")
-    b.add_argument("--slow", type=int, default=200,
-                   help="clients sending a body a byte at a time (0: skip)")
-    b.add_argument("--database", default=None, metavar="URL",
-                   help="postgresql://...: the many-process bench (a throwaway database: it "
-                        "adds --tables tables) compared with SQLite in one process")
-    b.add_argument("--processes", type=int, default=4,
-                   help="serve processes sharing the database (with --database)")
-    b.add_argument("--tables", type=int, default=1000, help="tables (with --database)")
-    b.add_argument("--rate", type=float, default=50.0, help="scans/s (with --database)")
-    b.add_argument("--seconds", type=float, default=60.0,
-                   help="how long scans are sent (with --database)")
-    s = cli.bench("pages", "screenshots of every game's big screen, referee page and phone",
-                  _bench_pages)
-    s.add_argument("--out", default="screenshots", help="folder for the PNG files")
-    s.add_argument("--game", action="append", help="only this game (repeatable)")
-    ph = cli.bench("phones", "a phone as the live table camera: placed -> accepted at 5 fps, "
-                  "and 4 phone cameras on one core", _bench_phones)
-    ph.add_argument("--scenes", type=int, default=30)
-    ph.add_argument("--seconds", type=float, default=10.0)
-    ph.add_argument("--seed", type=int, default=1)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -144,7 +116,7 @@ def _serve(args: argparse.Namespace) -> int:
 def demo_table(app: Any) -> Any:
     """The newest demo-able WuXing table, created (with a demo print run) if none exists."""
     from companion.registry import GAMES, demo_run, find_rules
-    from web import services
+    from web.resources import services
 
     svc = services(app)
     if svc.runs.newest("wuxing") is None:
@@ -167,7 +139,7 @@ def demo_table(app: Any) -> Any:
 def print_referee_links(app: Any, base: str) -> None:
     """The referee link of every table still in play (the host token is shown nowhere else
     after creation, and this terminal is the host's)."""
-    from web import services
+    from web.resources import services
 
     tables = [t for t in services(app).tables.all() if not t.match.state.finished]
     if tables:
@@ -213,26 +185,3 @@ def _db(args: argparse.Namespace) -> int:
 
     return migrate_sqlite_to_pg(Path(args.data_dir), args.to)
 
-
-def _bench_pages(args: argparse.Namespace) -> int:
-    from web.screenshots import run_bench
-
-    return run_bench(args.out, args.game)
-
-
-def _bench(args: argparse.Namespace) -> int:
-    if args.database:
-        from web.bench_scale import run_scale_bench
-
-        return run_scale_bench(args.database, args.processes, args.tables,
-                               max(args.streams, 2 * args.tables), args.rate, args.seconds)
-    from web.bench import run_bench
-
-    return run_bench(phones=args.phones, scans=args.scans, streams=args.streams,
-                     hostile=args.hostile, slow=args.slow)
-
-
-def _bench_phones(args: argparse.Namespace) -> int:
-    from web.phonebench import run_bench
-
-    return run_bench(scenes_n=args.scenes, seconds=args.seconds, seed=args.seed)

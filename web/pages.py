@@ -11,9 +11,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from companion.errors import CompanionError
-from web import services
 from web.api import join_url, page_urls
 from web.qr import svg
+from web.resources import services
 from web.tables import Refused, Table
 
 bp = Blueprint("pages", __name__)

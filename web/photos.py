@@ -30,10 +30,10 @@ from companion.zones import parse_zone
 from cv.live import MAX_FRAME_SIDE, BadFrame, LiveCamera
 from cv.photo import MAX_BYTES, BadPhoto, PhotoCards, no_card_hint, read_photo
 from cv.sender import Scan
-from web import services
 from web.api import body, play_scan, refusal, table_and_viewer
 from web.guard import takes_body
 from web.qr import svg
+from web.resources import services
 from web.tables import Refused, Table, Viewer
 
 bp = Blueprint("photos", __name__)

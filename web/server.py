@@ -153,7 +153,7 @@ def stop_in_thread(server: Any, thread: threading.Thread, timeout: float = 10.0)
 
 def run_until_stopped(app: Flask, server: Any, on_stop: Callable[[], None]) -> None:
     """Serve until SIGINT/SIGTERM; then end every event stream and close the store."""
-    from web import services
+    from web.resources import services
 
     def stop(signum: int, frame: FrameType | None) -> None:
         services(app).broker.close()  # open event streams end now, not at their next ping

@@ -12,11 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import companion_cli
+from bench.engine import bench_engine
 from companion.engine import Match
 from companion.errors import CardNotAvailable
 from companion.games.wuxing import RULES
 from companion.registry import new_match
-from companion.simulate import bench_engine, play_random
+from companion.simulate import play_random
 
 # Recycle games (WX-10 b) could in principle go on for ever; in practice every one measured
 # ends well inside this cap (the longest seen: ~700 events with 8 players).

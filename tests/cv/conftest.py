@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from bench import scenes
 from companion.cards import load_deck
 from companion.runs import PrintRun, new_run
-from cv import scenes
 
 
 @pytest.fixture(scope="session")

@@ -10,10 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
+from bench import scenes
+from bench.camera import _photos_dir, bench_photos
 from companion import codec
 from companion.runs import PrintRun, RunBook
-from cv import scenes
-from cv.bench import _photos_dir, bench_photos
 from cv.detect import DECODERS, CardReader, make_decoder
 
 

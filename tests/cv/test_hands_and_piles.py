@@ -11,8 +11,9 @@ import random
 import numpy as np
 import pytest
 
+from bench import scenes, sequences
 from companion.runs import PrintRun, RunBook
-from cv import cover, scenes, sequences
+from cv import cover
 from cv.detect import CardReader
 from cv.tracker import Tracker
 from printables.faces import face_layout

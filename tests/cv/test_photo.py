@@ -14,10 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench import scenes
+from bench.photos import make_photo
 from companion.runs import PrintRun, RunBook
-from cv import photo, scenes
+from cv import photo
 from cv.photo import BadPhoto, no_card_hint, read_header, read_photo
-from cv.photobench import make_photo
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 import companion_cli
+from bench import scenes
 from companion.runs import PrintRun
-from cv import scenes, sight
+from cv import sight
 from cv.detect import CardReader
 from cv.sources import Frame
 from cv.tracker import Tracker

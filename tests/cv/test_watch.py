@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 import companion_cli
+from bench import scenes
 from companion.errors import CardNotAvailable
 from companion.runs import PrintRun
-from cv import scenes
 from cv.detect import CardReader
 from cv.sender import CallSink, Outbox, Scan
 from cv.sources import Frame

@@ -9,8 +9,8 @@ import random
 
 import numpy as np
 
+from bench import scenes
 from companion.runs import PrintRun, RunBook
-from cv import scenes
 from cv.detect import CardReader
 from cv.zones import MatLocator, MatZones
 

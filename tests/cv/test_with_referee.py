@@ -16,7 +16,7 @@ import pytest
 
 import companion_cli
 import web
-from cv import scenes
+from bench import scenes
 
 # The web tests' helpers (config for a test app) live beside them, not in a package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))

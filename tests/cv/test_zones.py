@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bench import scenes
 from companion.runs import PrintRun
-from cv import scenes
 from cv.detect import CardReader
 from cv.zones import Calibrator, ManualZones, MatLocator, MatZones
 

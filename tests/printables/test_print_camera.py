@@ -16,7 +16,8 @@ import pytest
 import zxingcpp
 from pdf_probe import render
 
-from printables.jobs import PrintOptions, build
+from printables.jobs import build
+from printables.options import PrintOptions
 
 
 def _camera_view(img: np.ndarray, blur: float) -> np.ndarray:

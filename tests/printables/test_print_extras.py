@@ -15,7 +15,8 @@ from companion.cards import load_deck
 from companion.games.mountains import load_board
 from printables.extras import SQUARE, calibration_targets, token_spec
 from printables.geometry import PrintError, printable_area
-from printables.jobs import PrintOptions, build
+from printables.jobs import build
+from printables.options import PrintOptions
 
 
 def _detect(img: np.ndarray) -> list[tuple[int, np.ndarray]]:

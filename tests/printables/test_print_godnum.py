@@ -7,7 +7,8 @@ import re
 
 import pypdfium2 as pdfium
 
-from printables.jobs import PrintOptions, build
+from printables.jobs import build
+from printables.options import PrintOptions
 
 
 def pdf_text(pdf: bytes) -> str:

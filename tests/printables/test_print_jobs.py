@@ -13,7 +13,8 @@ import companion_cli
 from companion.runs import RunBook, RunStore
 from printables import qr
 from printables.geometry import PrintError
-from printables.jobs import PrintOptions, build, make_job
+from printables.jobs import build, make_job
+from printables.options import PrintOptions
 
 
 def _listing(*dirs: Path) -> list[str]:

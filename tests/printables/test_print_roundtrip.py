@@ -15,7 +15,8 @@ from companion.registry import GAMES
 from companion.runs import RunBook, run_from_manifest
 from printables.faces import BACK_BORDER, face_layout
 from printables.geometry import Rect, back_of
-from printables.jobs import PrintOptions, build
+from printables.jobs import build
+from printables.options import PrintOptions
 
 DPI = 100  # 1.95 mm modules are ~7.7 px: plenty for decoding, quick to render
 PAPERS = ["a4", "letter"]

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from webtools import bearer
 
-from cv import scenes
-from cv.photobench import make_photo
+from bench import scenes
+from bench.phones import SIZE, new_table, universe_card
+from bench.photos import make_photo
 from web import services
-from web.phonebench import SIZE, new_table, universe_card
 
 # As tests/web/conftest.py launches Chromium (a test module cannot import a conftest by
 # name when tests/cv is collected too), plus the fake camera.

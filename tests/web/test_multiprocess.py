@@ -229,7 +229,7 @@ def test_the_scale_bench_loses_and_duplicates_nothing(pg_url: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """``companion bench web --database`` at a small size: its figures come out and no event
     is lost, duplicated or refused (it times nothing here)."""
-    from web.bench_scale import run_scale_bench
+    from bench.scale import run_scale_bench
 
     assert run_scale_bench(pg_url, processes=2, tables=6, streams=12, rate=5, seconds=2,
                            burst=1) == 0

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from web.screenshots import shoot
+from bench.pages import shoot
 
 
 @pytest.mark.browser

@@ -20,16 +20,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webtools import bearer, make_table
 
+from bench import scenes
+from bench.photos import make_photo
 from companion.registry import demo_run
 from companion.runs import PrintRun
-from cv import scenes
-from cv.photobench import make_photo
 
 JPEG = {"Content-Type": "image/jpeg"}
 
 
 def photo_of(run: PrintRun, *payloads: str, seed: int = 1) -> bytes:
-    """A 1600x1200 phone photo: one card as ``cv.photobench`` takes it, or several cards
+    """A 1600x1200 phone photo: one card as ``bench.photos`` takes it, or several cards
     side by side on a table."""
     faces = scenes.default_face_renderer([run])
     if len(payloads) == 1:

@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import bearer
 
-from cv import scenes
-from web.phonebench import frames, new_table, universe_card
+from bench import scenes
+from bench.phones import frames, new_table, universe_card
 
 
 @pytest.fixture

@@ -248,7 +248,7 @@ def test_an_abandoned_table_may_be_deleted_in_play(data_dir: Path) -> None:
 def test_bench_web_starvation_run_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     """A small starvation run against a real ``companion serve`` (figures, not timings,
     are checked): every ordinary request answers with hostile streams and slow clients."""
-    from web.bench import run_starvation
+    from bench.serving import run_starvation
 
     assert run_starvation(40, 10, rounds=4) == 0
     out = capsys.readouterr().out

@@ -133,7 +133,7 @@ def test_join_links_show_the_lan_address_when_bound_to_it() -> None:
 
 def test_bench_web_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     """A small run of ``companion bench web`` (figures, not timings, are checked)."""
-    from web.bench import run_bench
+    from bench.serving import run_bench
 
     assert run_bench(phones=3, scans=3, streams=5) == 0
     out = capsys.readouterr().out

@@ -17,27 +17,19 @@ Where each ruling is decided:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from companion.cards import CardFace, DeckData
-from companion.engine import OUT, POT, Movement, Play, deck_of, evolve, hand_of
+from companion.engine import OUT, POT, Movement, Play, Said, deck_of, evolve, hand_of
 from companion.errors import IllegalPlay, MalformedEvent, OutOfTurn
 from companion.games.godnum import legions, words
-from companion.games.godnum.state import HAND_SIZE, GodNumState, next_seat, set_legion
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Whether a card may be played on the current attribute and number (GN-6), and which
-    case of the ruling decided it: ``function``, ``attributeless``, ``overcomes``,
-    ``generates``, ``same`` or ``other`` (``neither``: not a God Num card)."""
-
-    ok: bool
-    case: str
-    face: CardFace
-    current: str | None
-    last: int
+from companion.games.godnum.state import (
+    HAND_SIZE,
+    GodNumState,
+    Verdict,
+    next_seat,
+    set_legion,
+)
 
 
 def verdict(deck: DeckData, state: GodNumState, face: CardFace) -> Verdict:
@@ -77,8 +69,17 @@ class Moves:
     def done(self, state: GodNumState, kind: str, outcome: str, rule: str,
              **changes: Any) -> GodNumState:
         """``state`` with ``changes`` and this play as its ``last_play`` (one copy)."""
-        return evolve(state, last_play=Play(kind, outcome, rule, self.seat, tuple(self.items),
-                                            dict(self.facts)), **changes)
+        return played(state, Play(kind, outcome, rule, self.seat, tuple(self.items),
+                                  dict(self.facts)), **changes)
+
+
+def played(state: GodNumState, play: Play, **changes: Any) -> GodNumState:
+    """``state`` with ``changes`` and ``play`` as its ``last_play``; the ruling's words are
+    made from them only when read (``words.ruling_text``)."""
+    said = Said()
+    new = evolve(state, last_play=play, said=said, **changes)
+    said.append((words.ruling_text, new))
+    return new
 
 
 def check_turn(state: GodNumState, seat: int, what: str) -> None:

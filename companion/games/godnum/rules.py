@@ -247,8 +247,8 @@ class GodNumRules(Rules[GodNumState]):
         lo, hi = state.options["target_min"], state.options["target_max"]
         if not lo <= value <= hi:
             raise MalformedEvent(f"target {value!r} is outside the range {lo}-{hi}", rule="GN-4")
-        return evolve(state, target=value,
-                      last_play=Play("target", "target", "GN-4", None, (), {"target": value}))
+        return adjudicate.played(state, Play("target", "target", "GN-4", None, (),
+                                             {"target": value}), target=value)
 
     def _starting_player(self, state: GodNumState, event: Event) -> GodNumState:
         value = require(event, "value", int)
@@ -261,8 +261,9 @@ class GodNumRules(Rules[GodNumState]):
             raise MalformedEvent(f"starting player {value!r}: there is no such seat", rule="GN-4")
         moves = tuple(Movement(deck_of(s), hand_of(s), None, HAND_SIZE)
                       for s in range(1, len(state.players) + 1))
-        return evolve(state, turn=value, legions=legions.opening_counts(state.legions),
-                      last_play=Play("start", "start", "GN-4", None, moves, {"first": value}))
+        return adjudicate.played(state, Play("start", "start", "GN-4", None, moves,
+                                             {"first": value}),
+                                 turn=value, legions=legions.opening_counts(state.legions))
 
     def _seat(self, state: GodNumState, event: Event) -> int:
         return self._check_seat(state, require(event, "seat", int))

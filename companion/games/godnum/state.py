@@ -7,14 +7,27 @@ deck and hand *counts* and the serials of its legion not seen yet (in its deck o
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import CardFace
-from companion.engine import Play, evolve
+from companion.engine import Play, Said, evolve
 
 HAND_SIZE = 5  # GN-4, GN-5
 LEGION_SIZE = 36  # GN-2: 20 number cards and four sets of the four function cards
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a card may be played on the current attribute and number (GN-6), and which
+    case of the ruling decided it: ``function``, ``attributeless``, ``overcomes``,
+    ``generates``, ``same`` or ``other`` (``neither``: not a God Num card)."""
+
+    ok: bool
+    case: str
+    face: CardFace
+    current: str | None
+    last: int
 
 
 @dataclass(frozen=True)
@@ -70,16 +83,15 @@ class GodNumState:
     reshuffles: int = 0
     busts: int = 0
     turns: int = 0
+    # The latest play in words with its ruling ids, made from ``last_play`` only when read
+    # (words.py; set with the play by ``adjudicate.played``, so this module needs no words).
+    said: Said | str = field(default="Waiting for the companion to draw the target divine "
+                             "number (GN-4).", compare=False, repr=False)
 
     @property
     def ruling(self) -> str:
-        """The latest play in words with its ruling ids, for the referee and the log; made
-        from ``last_play`` (words.py), so the data stays the one source."""
-        if self.last_play is None:
-            return "Waiting for the companion to draw the target divine number (GN-4)."
-        from companion.games.godnum.words import play_text  # words imports this module
-
-        return play_text(self, self.last_play, ids=True)
+        """The latest play in words with its ruling ids, for the referee and the log."""
+        return str(self.said)
 
     def legion(self, seat: int) -> Legion:
         return self.legions[seat - 1]

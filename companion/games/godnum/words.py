@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion import words
 from companion.cards import load_deck
 from companion.engine import Movement, Play
-from companion.games.godnum.state import HAND_SIZE, GodNumState, next_seat
-
-if TYPE_CHECKING:
-    from companion.games.godnum.adjudicate import Verdict
+from companion.games.godnum.state import HAND_SIZE, GodNumState, Verdict, next_seat
 
 
 @cache
@@ -107,6 +104,12 @@ def _r(ids: bool, rule: str) -> str:
 
 def _names(state: GodNumState, serials: Sequence[str]) -> str:
     return words.names([state.cards[s].name for s in serials])
+
+
+def ruling_text(state: GodNumState) -> str:
+    """The referee's log line for ``state``'s latest play, ruling ids included."""
+    play = state.last_play
+    return play_text(state, play, ids=True) if play is not None else ""
 
 
 def play_text(state: GodNumState, play: Play, ids: bool) -> str:

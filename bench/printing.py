@@ -9,7 +9,8 @@ import time
 from collections.abc import Iterator
 
 from companion.registry import GAMES
-from printables.jobs import PrintOptions, build
+from printables.jobs import build
+from printables.options import PrintOptions
 
 
 def bench_print(backs: str = "long-edge", repeat: int = 3) -> Iterator[str]:

@@ -1,7 +1,7 @@
 """``companion bench phones``: a phone as the live table camera, through the real endpoint.
 
 Frame sequences are made from the project's own printed cards on the printed mat
-(``cv.scenes``, as ``companion bench cv`` makes them), 1280x720, uploaded as JPEG (quality
+(``bench.scenes``, as ``companion bench cv`` makes them), 1280x720, uploaded as JPEG (quality
 80, as the page's ``canvas.toBlob``) at 5 frames a second to ``POST .../camera/frames`` of
 an app on a temporary data dir (Flask's test client: the whole request, token, decoding,
 tracking and the scan played on the table, without the network).
@@ -30,10 +30,10 @@ import cv2
 import numpy as np
 from flask.testing import FlaskClient
 
+from bench import scenes
 from companion import tablemat
 from companion.registry import demo_run
 from companion.runs import PrintRun, RunStore
-from cv import scenes
 from cv.live import encode_frame
 
 FPS = 5.0

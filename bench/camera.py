@@ -34,9 +34,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bench import scenes
 from companion.cards import load_deck
 from companion.runs import RunBook, new_run
-from cv import scenes
 from cv.detect import CardReader, make_decoder
 from cv.tracker import Tracker
 from cv.zones import MatLocator, MatZones
@@ -209,7 +209,7 @@ def main(args: argparse.Namespace) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
     if args.table:
-        from cv.bench_table import LIGHTS, VIEWS, run_table
+        from bench.camera_table import LIGHTS, VIEWS, run_table
 
         views = [v.strip() for v in args.views.split(",") if v.strip()]
         lights = [v.strip() for v in args.lights.split(",") if v.strip()]

@@ -31,9 +31,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bench import scenes, sequences
 from companion.cards import load_deck
 from companion.runs import PrintRun, RunBook, new_run
-from cv import scenes, sequences
 from cv.detect import CardReader, make_decoder
 from cv.tracker import Tracker
 from cv.zones import MatLocator, MatZones

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from bench import scenes
 from companion import tablemat
-from cv import scenes
 from cv.cover import BareCheck
 from cv.detect import CardReader
 from cv.tracker import Tracker

@@ -1,6 +1,6 @@
 """Phone photos made from the project's own printed cards, and ``companion bench photo``.
 
-A photo is one card (its face as ``printables`` prints it, ``cv.scenes.PrintedFaces``) on a
+A photo is one card (its face as ``printables`` prints it, ``bench.scenes.PrintedFaces``) on a
 table or held in a hand, seen by a phone's main camera (focal length 0.8 x width, about 64
 degrees across): the card 20-60 % of the frame's width, turned any way in the picture,
 tilted up to 45 degrees away from the camera, blurred up to 1.5 px, in dim to normal light
@@ -27,10 +27,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bench import scenes
 from companion import tablemat
 from companion.cards import load_deck
 from companion.runs import PrintRun, RunBook, new_run
-from cv import scenes
 from cv.photo import read_photo
 
 Image = np.ndarray[Any, Any]

@@ -1,0 +1,141 @@
+"""``companion bench ...``: every benchmark, registered by ``companion_cli``.
+
+The measuring rigs live here, beside the product packages; they may import any of them,
+none of them imports ``bench`` (tests/test_architecture.py). Heavy imports (OpenCV,
+reportlab, Flask, Playwright) happen only inside the handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from companion.registry import GAMES
+
+
+def register(cli: Any) -> None:
+    """Add every benchmark to ``cli``."""
+    b = cli.bench("engine", "adjudications per second of every game on one core", _engine)
+    b.add_argument("--game", choices=list(GAMES), action="append")
+    b.add_argument("--games", type=int, default=200)
+    b.add_argument("--seed", type=int, default=7)
+
+    b = cli.bench("print", "time and file size of the full set of all five games on A4 and "
+                  "Letter", _print)
+    b.add_argument("--backs", default="long-edge", choices=["none", "long-edge", "short-edge"])
+    b.add_argument("--repeat", type=int, default=3, help="builds per job (median and min)")
+
+    b = cli.bench("cv", "camera pipeline: recall, tracking, false reads, ms per frame, real "
+                  "photos", _camera)
+    b.add_argument("--frames", type=int, default=30,
+                   help="scenes per resolution and card count (default 30)")
+    b.add_argument("--track-frames", type=int, default=5, help="N of 'read within N frames'")
+    b.add_argument("--decoder", choices=("zxing", "pyzbar", "both"), default="both")
+    b.add_argument("--photos", metavar="DIR", help="the qr-photos data set (default: "
+                   "../shared/datasets/qr-photos next to the repository, if there)")
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    b.add_argument("--dump", metavar="DIR", help="save the first frame of every scene with a "
+                   "card not read within N frames")
+    b.add_argument("--table", type=int, choices=(8,), help="instead: the whole table of an "
+                   "8-player game at 1080p, 4K and the Pi camera's full sensor, in normal and "
+                   "dim light, glare and with a hand, then hands and piles filmed")
+    b.add_argument("--views", default="1080p,4K,Pi 4608,1080p no mat",
+                   help="--table: which views (comma-separated: 1080p, 4K, Pi 4608, "
+                   "1080p no mat)")
+    b.add_argument("--lights", default="normal,dim,glare,hand",
+                   help="--table: which lights (comma-separated)")
+    b.add_argument("--moments", type=int, default=2,
+                   help="--table: films of each moment (hand, pile, taken away; 0: none)")
+
+    b = cli.bench("photo", "phone photos of one printed card: read %%, wrong cards, ms per "
+                  "photo at 1600x1200 and 12 MP", _photo)
+    b.add_argument("--photos", type=int, default=400,
+                   help="photos at 1600x1200 (half as many at 4032x3024; default 400)")
+    b.add_argument("--size", choices=("both", "1600x1200", "4032x3024"), default="both")
+    b.add_argument("--seed", type=int, default=1)
+
+    b = cli.bench("web", "scan-to-phone latency with 20 phones, concurrent event streams, and "
+                         "requests under 1,000 hostile streams and 200 slow clients",
+                  _web)
+    b.add_argument("--phones", type=int, default=20)
+    b.add_argument("--scans", type=int, default=40)
+    b.add_argument("--streams", type=int, default=200)
+    b.add_argument("--hostile", type=int, default=1000,
+                   help="idle event streams opened against companion serve (0: skip)")
+    b.add_argument("--slow", type=int, default=200,
+                   help="clients sending a body a byte at a time (0: skip)")
+    b.add_argument("--database", default=None, metavar="URL",
+                   help="postgresql://...: the many-process bench (a throwaway database: it "
+                        "adds --tables tables) compared with SQLite in one process")
+    b.add_argument("--processes", type=int, default=4,
+                   help="serve processes sharing the database (with --database)")
+    b.add_argument("--tables", type=int, default=1000, help="tables (with --database)")
+    b.add_argument("--rate", type=float, default=50.0, help="scans/s (with --database)")
+    b.add_argument("--seconds", type=float, default=60.0,
+                   help="how long scans are sent (with --database)")
+    s = cli.bench("pages", "screenshots of every game's big screen, referee page and phone",
+                  _pages)
+    s.add_argument("--out", default="screenshots", help="folder for the PNG files")
+    s.add_argument("--game", action="append", help="only this game (repeatable)")
+    ph = cli.bench("phones", "a phone as the live table camera: placed -> accepted at 5 fps, "
+                  "and 4 phone cameras on one core", _phones)
+    ph.add_argument("--scenes", type=int, default=30)
+    ph.add_argument("--seconds", type=float, default=10.0)
+    ph.add_argument("--seed", type=int, default=1)
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from bench.engine import bench_engine
+    from companion.registry import find_rules
+
+    for game in args.game or list(GAMES):
+        rules = find_rules(game)
+        players = max(rules.min_players, min(4, rules.max_players))
+        print(json.dumps(bench_engine(game, players, args.games, args.seed)))
+    return 0
+
+
+def _print(args: argparse.Namespace) -> int:
+    from bench.printing import bench_print
+
+    for line in bench_print(args.backs, args.repeat):
+        print(line)
+    return 0
+
+
+def _camera(args: argparse.Namespace) -> int:
+    from bench.camera import main
+
+    return main(args)
+
+
+def _photo(args: argparse.Namespace) -> int:
+    from bench.photos import main
+
+    return main(args)
+
+
+def _pages(args: argparse.Namespace) -> int:
+    from bench.pages import run_bench
+
+    return run_bench(args.out, args.game)
+
+
+def _web(args: argparse.Namespace) -> int:
+    if args.database:
+        from bench.scale import run_scale_bench
+
+        return run_scale_bench(args.database, args.processes, args.tables,
+                               max(args.streams, 2 * args.tables), args.rate, args.seconds)
+    from bench.serving import run_bench
+
+    return run_bench(phones=args.phones, scans=args.scans, streams=args.streams,
+                     hostile=args.hostile, slow=args.slow)
+
+
+def _phones(args: argparse.Namespace) -> int:
+    from bench.phones import run_bench
+
+    return run_bench(scenes_n=args.scenes, seconds=args.seconds, seed=args.seed)
