@@ -50,6 +50,18 @@ def register(cli: Any) -> None:
                    help="migrate: copy tables, logs, scan ids and print runs, then verify")
     m.add_argument("--to", required=True, metavar="URL", help="postgresql://... target")
     m.add_argument("--data-dir", default="data", help="the SQLite data dir to copy")
+    x = cli.command("export", "write every game of a data dir as JSON records, its print runs "
+                    "and games.csv (one line per table)", _export)
+    x.add_argument("--data-dir", default="data", help="the data dir to read (default ./data)")
+    x.add_argument("--out", required=True, metavar="DIR", help="the folder to write")
+    i = cli.command("import", "read a folder that companion export wrote into a data dir "
+                    "(nothing lost or changed; an identical table is skipped)", _import)
+    i.add_argument("folder", metavar="DIR", help="the folder companion export wrote")
+    i.add_argument("--data-dir", default="data", help="the data dir to add to (default ./data)")
+    st = cli.command("stats", "every player's games, wins and longest run of wins, and every "
+                     "table, from a data dir", _stats)
+    st.add_argument("--data-dir", default="data", help="the data dir to read (default ./data)")
+    st.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -185,3 +197,30 @@ def _db(args: argparse.Namespace) -> int:
 
     return migrate_sqlite_to_pg(Path(args.data_dir), args.to)
 
+
+def _export(args: argparse.Namespace) -> int:
+    from web.archive import export
+
+    done = export(args.data_dir, args.out)
+    print(f"wrote {done['tables']} tables and {done['runs']} print runs to {args.out} "
+          "(games.csv, tables/, runs/; it holds every token: keep it private)")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from web.archive import import_into
+
+    done = import_into(args.folder, args.data_dir)
+    print(f"imported {done['tables']} tables and {done['runs']} print runs into "
+          f"{args.data_dir} ({done['skipped']} already there, unchanged)")
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    import json
+
+    from web.archive import stats, stats_text
+
+    figures = stats(args.data_dir)
+    print(json.dumps(figures, indent=1) if args.json else stats_text(figures), end="")
+    return 0

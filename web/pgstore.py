@@ -202,11 +202,13 @@ class PgStore:
             return [r[0] for r in db.execute(
                 "SELECT id FROM tables WHERE deleted IS NULL ORDER BY created, id")]
 
-    def load_table(self, table_id: str) -> StoredTable | DamagedTable | None:
-        """One table still in play with its whole log, or ``None``."""
+    def load_table(self, table_id: str, *, archived: bool = False
+                   ) -> StoredTable | DamagedTable | None:
+        """One table still in play (or, ``archived``, also one its host deleted) with its
+        whole log, or ``None``."""
         with self.pool.connection() as db:
             row = db.execute("SELECT id, game, config, created FROM tables WHERE id = %s "
-                             "AND deleted IS NULL", (table_id,)).fetchone()
+                             "AND (deleted IS NULL OR %s)", (table_id, archived)).fetchone()
             if row is None:
                 return None
             try:

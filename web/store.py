@@ -150,7 +150,8 @@ class EventStore(Protocol):
 
     def table_ids(self) -> list[str]: ...
 
-    def load_table(self, table_id: str) -> StoredTable | DamagedTable | None: ...
+    def load_table(self, table_id: str, *, archived: bool = False
+                   ) -> StoredTable | DamagedTable | None: ...
 
     def load_all(self) -> list[StoredTable | DamagedTable]: ...
 
@@ -302,11 +303,13 @@ class Store:
             return [r[0] for r in self._db.execute(
                 "SELECT id FROM tables WHERE deleted IS NULL ORDER BY created, id")]
 
-    def load_table(self, table_id: str) -> StoredTable | DamagedTable | None:
-        """One table still in play with its whole log, or ``None``."""
+    def load_table(self, table_id: str, *, archived: bool = False
+                   ) -> StoredTable | DamagedTable | None:
+        """One table still in play (or, ``archived``, also one its host deleted) with its
+        whole log, or ``None``."""
         with self._lock:
             row = self._db.execute("SELECT id, game, config, created FROM tables WHERE id = ? "
-                                   "AND deleted IS NULL", (table_id,)).fetchone()
+                                   "AND (deleted IS NULL OR ?)", (table_id, archived)).fetchone()
             if row is None:
                 return None
             try:

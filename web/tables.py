@@ -118,6 +118,17 @@ class Tables:
                           f"{self.broken[table_id]}", code="table_unavailable", status=409)
         raise Refused(f"there is no table {shown}", code="unknown_table", status=404)
 
+    def archived(self, table_id: str) -> Table:
+        """A table its host deleted, rebuilt from the store to be read (its record, its
+        replay), never kept in memory nor played on; raises ``Refused`` like ``get``."""
+        if not isinstance(table_id, str) or table_id not in self.deleted:
+            return self.get(table_id)
+        st = self.store.load_table(table_id, archived=True)
+        if not isinstance(st, StoredTable):
+            raise Refused(f"table {names.shown(table_id, limit=16)} cannot be read back",
+                          code="table_unavailable", status=409)
+        return self._build(st)
+
     def delete(self, table: Table, now: float | None = None) -> None:
         """Archive a finished or abandoned table (no change for ``abandoned_after``
         seconds); raises ``Refused`` (409 ``table_in_play``) for a table still in play."""

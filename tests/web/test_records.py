@@ -1,0 +1,249 @@
+"""Game records (issue 22): a table's record per viewer, its CSV, the replay API, the
+history of a device's tables, and export/import of a data dir."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from webtools import GAMES, bearer, make_table
+
+from web import services
+from web.archive import ArchiveError, export, import_into, stats, stats_text
+from web.records import player_figures
+
+
+def play_through(app: Flask, client: FlaskClient, t: dict[str, Any], seed: int = 3,
+                 limit: int = 60, undo_at: int = 5, timer_at: int = 2
+                 ) -> dict[int, dict[str, Any]]:
+    """Random legal plays sent by the referee through the API (an undo and a timer change
+    among them); every viewer's live snapshot at each version, by version."""
+    rng = random.Random(seed)
+    table = services(app).tables.get(t["table"])
+    host = bearer(t["host_token"])
+    tokens = {"host": t["host_token"], "public": None,
+              **{f"seat:{i}": s["token"] for i, s in enumerate(t["seats"], 1)}}
+    seen: dict[int, dict[str, Any]] = {}
+
+    def look() -> None:
+        for key, tok in tokens.items():
+            r = client.get(f"/api/tables/{t['table']}", headers=bearer(tok) if tok else {})
+            assert r.status_code == 200
+            seen.setdefault(r.json["version"], {})[key] = r.json
+
+    look()
+    for i in range(limit):
+        if table.match.state.finished:
+            break
+        if i == timer_at:
+            r = client.post(f"/api/tables/{t['table']}/timer", json={"seconds": 30},
+                            headers=host)
+        elif i == undo_at:
+            r = client.post(f"/api/tables/{t['table']}/undo", json={}, headers=host)
+        else:
+            event = table.rules.random_play(table.match.state, rng)
+            if event is None:
+                break
+            r = client.post(f"/api/tables/{t['table']}/actions", json=event, headers=host)
+        assert r.status_code == 200, r.json
+        look()
+    return seen
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_replay_step_n_is_the_live_view_at_version_n(app: Flask, client: FlaskClient,
+                                                     data_dir: Path, game: str) -> None:
+    t = make_table(client, data_dir, game)
+    seen = play_through(app, client, t)
+    assert len(seen) > 6
+    tokens = {"host": t["host_token"], "public": None,
+              **{f"seat:{i}": s["token"] for i, s in enumerate(t["seats"], 1)}}
+    for version, live in seen.items():
+        for key, tok in tokens.items():
+            r = client.get(f"/api/tables/{t['table']}/replay?step={version}",
+                           headers=bearer(tok) if tok else {})
+            assert r.status_code == 200, r.json
+            step = r.json
+            assert step["version"] == version
+            for field in ("view", "last_play", "finished", "winners"):
+                assert step[field] == live[key][field], (game, version, key, field)
+
+
+def test_a_replay_step_out_of_range_or_not_a_number_is_refused_or_clamped(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    t = make_table(client, data_dir, "wuxing")
+    play_through(app, client, t, limit=8)
+    path = f"/api/tables/{t['table']}/replay"
+    for bad in ("-1", "1e3", "x", "9" * 40, "[[["):
+        r = client.get(f"{path}?step={bad}")
+        assert r.status_code == 400 and r.json["code"] == "bad_step", bad
+    total = len(services(app).tables.get(t["table"]).records)
+    assert client.get(f"{path}?step=999999").json["version"] == total
+    assert client.get(f"{path}?step=0").json["view"]["prompt"]
+
+
+def test_the_record_lists_every_record_with_who_sent_it_and_what_was_undone(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    t = make_table(client, data_dir, "wuxing")
+    play_through(app, client, t, limit=30)
+    rec = client.get(f"/api/tables/{t['table']}/record", headers=bearer(t["host_token"])).json
+    table = services(app).tables.get(t["table"])
+    assert [e["seq"] for e in rec["events"]] == [r.seq for r in table.records]
+    assert rec["game"] == "wuxing" and [p["name"] for p in rec["players"]] == ["Ana", "Ben",
+                                                                              "Chen"]
+    assert rec["runs"][0]["cards"] == len(t["run"].cards)
+    kinds = {e["kind"] for e in rec["events"]}
+    assert kinds == {"event", "undo", "timer"}
+    undone = [e for e in rec["events"] if e["undone"]]
+    assert undone and all(e["kind"] == "event" for e in undone)
+    assert any(e["ruling"].startswith("Undone: ") for e in rec["events"] if e["kind"] == "undo")
+    assert {e["who"] for e in rec["events"]} <= {"the referee", "the companion"}
+    assert all("event" in e for e in rec["events"])  # the referee reads what was sent
+
+
+def test_a_seat_record_never_shows_the_other_seat_hidden_cards(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    """Gem Complete's Locus is set face down (C-7): Ben's record names none of Ana's
+    serials, and carries no event fields; the referee's record has them."""
+    t = make_table(client, data_dir, "gemcomplete")
+    play_through(app, client, t, seed=5, limit=80, undo_at=40)
+    serials = [c.serial for c in t["run"].cards]
+    host = client.get(f"/api/tables/{t['table']}/record", headers=bearer(t["host_token"]))
+    ben = client.get(f"/api/tables/{t['table']}/record",
+                     headers=bearer(t["seats"][1]["token"]))
+    public = client.get(f"/api/tables/{t['table']}/record")
+    assert host.status_code == ben.status_code == public.status_code == 200
+    assert any(s in host.get_data(as_text=True) for s in serials)
+    for r in (ben, public):
+        text = r.get_data(as_text=True)
+        assert not [s for s in serials if s in text]
+        assert all("event" not in e for e in r.json["events"])
+
+
+def test_the_record_as_csv_is_one_line_per_record_and_never_a_formula(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    t = make_table(client, data_dir, "shrine")
+    play_through(app, client, t, limit=20)
+    r = client.get(f"/api/tables/{t['table']}/record?format=csv")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(r.get_data(as_text=True))))
+    assert rows[0] == ["seq", "time", "kind", "who", "ruling", "undone"]
+    assert len(rows) - 1 == len(services(app).tables.get(t["table"]).records)
+    assert not [row for row in rows[1:] if row[4][:1] in ("=", "+", "-", "@")]
+    bad = client.get(f"/api/tables/{t['table']}/record?format=xlsx")
+    assert bad.status_code == 400 and bad.json["code"] == "bad_format"
+
+
+def test_a_deleted_table_keeps_its_record_and_replay(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    t = make_table(client, data_dir, "godnum")
+    play_through(app, client, t, limit=400, undo_at=-1)
+    table = services(app).tables.get(t["table"])
+    assert table.match.state.finished
+    assert client.delete(f"/api/tables/{t['table']}",
+                         headers=bearer(t["host_token"])).status_code in (200, 204)
+    assert client.get(f"/api/tables/{t['table']}").status_code == 410
+    rec = client.get(f"/api/tables/{t['table']}/record", headers=bearer(t["host_token"]))
+    assert rec.status_code == 200 and rec.json["finished"] and rec.json["winners"]
+    assert rec.json["standings"][0]["won"]
+    page = client.get(f"/t/{t['table']}/replay?token={t['host_token']}")
+    assert page.status_code == 200 and b"replay.js" in page.data
+
+
+def test_history_reads_only_the_tables_the_device_is_host_of(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    a = make_table(client, data_dir, "godnum", seed=1)
+    b = make_table(client, data_dir, "godnum", seed=2)
+    for t in (a, b):
+        play_through(app, client, t, limit=400, undo_at=-1)
+    r = client.post("/api/history", json={"tables": [
+        {"id": a["table"], "token": a["host_token"]},
+        {"id": b["table"], "token": b["host_token"]},
+        {"id": a["table"], "token": a["seats"][0]["token"]},  # a seat token: not the host's
+        {"id": "nope", "token": "x"}, "junk"]})
+    assert r.status_code == 200, r.json
+    assert {s["table"] for s in r.json["tables"]} == {a["table"], b["table"]}
+    assert r.json["refused"] == 3
+    ana = next(p for p in r.json["players"] if p["name"] == "Ana")
+    assert ana["games"] == 2 and ana["by_game"]["godnum"]["games"] == 2
+    too_many = client.post("/api/history", json={"tables": [{"id": "x", "token": "y"}] * 201})
+    assert too_many.status_code == 400
+
+
+def test_players_are_matched_by_name_with_wins_and_the_longest_run_of_wins() -> None:
+    def game(created: float, players: list[str], winners: list[str]) -> dict[str, Any]:
+        return {"created": created, "finished": True, "game": "wuxing", "players": players,
+                "winners": winners}
+
+    figures = player_figures([
+        game(1, ["Ana", "Ben"], ["Ana"]), game(2, ["ana ", "Ben"], ["ana "]),
+        game(3, ["ANA", "Ben"], ["Ben"]), game(4, ["Ana", "Ben"], ["Ana"]),
+        {"created": 5, "finished": False, "game": "wuxing", "players": ["Ana"], "winners": []},
+    ])
+    ana = next(f for f in figures if f["name"].casefold().strip() == "ana")
+    ben = next(f for f in figures if f["name"] == "Ben")
+    assert (ana["games"], ana["wins"], ana["longest_streak"]) == (4, 3, 2)
+    assert (ben["games"], ben["wins"], ben["longest_streak"]) == (4, 1, 1)
+    assert figures[0] is ana  # the most wins first
+
+
+def _exported(folder: Path) -> dict[str, Any]:
+    out = {}
+    for p in sorted((folder / "tables").glob("*.json")):
+        doc = json.loads(p.read_text())
+        doc["record"].pop("exported")
+        out[p.name] = doc
+    out["games.csv"] = (folder / "games.csv").read_text()  # type: ignore[assignment]
+    out["runs"] = sorted(p.name for p in (folder / "runs").glob("*.json"))  # type: ignore[assignment]
+    return out
+
+
+def test_export_then_import_loses_and_changes_nothing(
+        app: Flask, client: FlaskClient, data_dir: Path, tmp_path: Path) -> None:
+    tables = [make_table(client, data_dir, g, seed=i) for i, g in enumerate(GAMES, 1)]
+    for t in tables:
+        play_through(app, client, t, limit=120)
+    done = next(t for t in tables if services(app).tables.get(t["table"]).match.state.finished)
+    client.delete(f"/api/tables/{done['table']}", headers=bearer(done["host_token"]))
+    services(app).close()
+
+    first = tmp_path / "export1"
+    assert export(data_dir, first) == {"tables": 5, "runs": 5}
+    assert (first / "tables" / f"{done['table']}.json").stat().st_mode & 0o077 == 0
+    other = tmp_path / "other"
+    assert import_into(first, other) == {"tables": 5, "skipped": 0, "runs": 5}
+    assert import_into(first, other) == {"tables": 0, "skipped": 5, "runs": 0}
+    second = tmp_path / "export2"
+    export(other, second)
+    assert _exported(first) == _exported(second)
+    rows = list(csv.DictReader(io.StringIO((first / "games.csv").read_text())))
+    assert sorted(r["game"] for r in rows) == sorted(GAMES)
+
+    # A table of the same id with another log is refused by name; nothing of it written.
+    path = first / "tables" / f"{done['table']}.json"
+    doc = json.loads(path.read_text())
+    doc["table"]["records"][0]["ruling"] = "tampered"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ArchiveError, match=done["table"]):
+        import_into(first, other)
+
+
+def test_stats_prints_players_and_tables(app: Flask, client: FlaskClient, data_dir: Path
+                                         ) -> None:
+    t = make_table(client, data_dir, "godnum")
+    play_through(app, client, t, limit=400, undo_at=-1)
+    services(app).close()
+    figures = stats(data_dir)
+    assert [s["table"] for s in figures["tables"]] == [t["table"]]
+    text = stats_text(figures)
+    assert "Players (matched by name)" in text and "God Num" in text
+    assert all(p["games"] == 1 for p in figures["players"])
+    with pytest.raises(ArchiveError, match="not a data dir"):
+        stats(data_dir / "nothing-here")

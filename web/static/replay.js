@@ -1,0 +1,73 @@
+// A game's replay: the table as this token's viewer saw it after each record of its log,
+// drawn by the same renderers as the live pages (GET /api/tables/<t>/replay?step=N), with
+// previous, next, a slider and the arrow keys.
+import {C, $, store} from "./core.js";
+import {api, tablePath} from "./api.js";
+import {renderStatus} from "./banner.js";
+import {renderView} from "./view.js";
+import {renderEnd} from "./end.js";
+import wuxing from "./games/wuxing.js";
+import godnum from "./games/godnum.js";
+import shrine from "./games/shrine.js";
+import mountains from "./games/mountains.js";
+import gemcomplete from "./games/gemcomplete.js";
+
+const PANELS = {wuxing, godnum, shrine, mountains, gemcomplete};
+const range = $("replay-range");
+let steps = Number(range.max);
+let asked = 0;  // the newest step asked for: a slow answer for an older step is dropped
+
+function when(t) {
+  return new Date(t * 1000).toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
+}
+
+function draw(s) {
+  store.snap = s;
+  renderStatus(s);
+  const el = $("panel");
+  let kids = [];
+  try { kids = (PANELS[s.game] ? PANELS[s.game](s.view || {}, s) : []).filter(Boolean); }
+  catch (e) { console.error(e); }
+  el.replaceChildren(...kids);
+  el.hidden = kids.length === 0;
+  renderView(s.view);
+  renderEnd(s);
+  steps = s.steps;
+  range.max = String(steps);
+  range.value = String(s.version);
+  $("replay-step").textContent = `Step ${s.version} of ${steps}`;
+  $("replay-when").textContent = s.version ? `${when(s.time)} · ${s.who}` : "Before the first play";
+  $("replay-prev").disabled = $("replay-first").disabled = s.version <= 0;
+  $("replay-next").disabled = $("replay-last").disabled = s.version >= steps;
+  document.body.dataset.step = String(s.version);
+}
+
+async function go(step) {
+  const n = Math.max(0, Math.min(steps, step));
+  asked = n;
+  const r = await api("GET", tablePath(`/replay?step=${n}`));
+  if (r.ok && asked === n) draw(r.data);
+}
+
+async function main() {
+  const f = await api("GET", `/api/games/${encodeURIComponent(C.game)}/faces`);
+  if (f.ok) store.faces = f.data.faces;
+  $("replay-first").addEventListener("click", () => go(0));
+  $("replay-prev").addEventListener("click", () => go(Number(range.value) - 1));
+  $("replay-next").addEventListener("click", () => go(Number(range.value) + 1));
+  $("replay-last").addEventListener("click", () => go(steps));
+  range.addEventListener("input", () => go(Number(range.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.target && e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    const step = Number(range.value);
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(step - 1); }
+    else if (e.key === "ArrowRight") { e.preventDefault(); go(step + 1); }
+    else if (e.key === "Home") { e.preventDefault(); go(0); }
+    else if (e.key === "End") { e.preventDefault(); go(steps); }
+  });
+  const start = new URLSearchParams(location.search).get("step");
+  // The token stays out of the address bar (history, screenshots); the page keeps it.
+  if (location.search.includes("token=")) history.replaceState(null, "", location.pathname);
+  await go(start !== null && /^\d+$/.test(start) ? Number(start) : steps);
+}
+main();
