@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "printables.commands",
     "cv.commands",
     "web.commands",
+    "report.commands",
     "bench.commands",
 )
 

@@ -12,7 +12,8 @@ from companion.registry import GAMES
 def register(cli: Any) -> None:
     p = cli.command(
         "simulate",
-        "play random legal games through the engine and print a JSON summary",
+        "play legal games through the engine (random or greedy players) and print a JSON "
+        "summary",
         _simulate,
     )
     p.add_argument("game", choices=list(GAMES))
@@ -23,6 +24,9 @@ def register(cli: Any) -> None:
         "--option", action="append", default=[], metavar="NAME=VALUE",
         help="a ruling option (JSON value), e.g. --option end='\"recycle\"'",
     )
+    p.add_argument("--policy", choices=["random", "greedy"], default="random",
+                   help="the simulated players: random legal plays, or greedy (a one-step "
+                   "look-ahead of the rules; see companion report)")
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -43,7 +47,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise SystemExit("companion: --games must be at least 1")
-    summary = simulate(args.game, args.players, args.games, args.seed, _options(args.option))
+    summary = simulate(args.game, args.players, args.games, args.seed, _options(args.option),
+                       policy=args.policy)
     print(json.dumps(summary, indent=2))
     return 0
 

@@ -58,11 +58,15 @@ def simulate(
     seed: int,
     options: Mapping[str, Any] | None = None,
     max_events: int = DEFAULT_MAX_EVENTS,
+    policy: str = "random",
 ) -> dict[str, Any]:
-    """Play ``games`` random games from ``seed`` and summarise them as JSON-ready data.
+    """Play ``games`` games from ``seed`` between ``policy`` players (``random``, or
+    ``greedy``: ``companion.playtest``) and summarise them as JSON-ready data.
 
     Same seed, same figures (except ``games_per_second``, measured).
     """
+    if policy != "random":
+        return _simulate_policy(game, players, games, seed, options, max_events, policy)
     rng = random.Random(seed)
     wins = {str(s): 0.0 for s in range(1, players + 1)}
     unfinished = 0
@@ -94,3 +98,29 @@ def simulate(
         "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
     }
 
+
+
+def _simulate_policy(game: str, players: int, games: int, seed: int,
+                     options: Mapping[str, Any] | None, max_events: int, policy: str
+                     ) -> dict[str, Any]:
+    from companion.playtest import POLICIES, Playtest, play_range
+
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {list(POLICIES)}, got {policy!r}")
+    t0 = time.perf_counter()
+    played = play_range(Playtest.of(game, players, options), seed, 0, games, policy,
+                        max_events)
+    elapsed = time.perf_counter() - t0
+    wins = {str(s): 0.0 for s in range(1, players + 1)}
+    for g in played:
+        for w in g.winners if g.finished else ():
+            wins[str(w)] += 1.0 / len(g.winners)
+    rounds = [g.rounds for g in played if g.rounds is not None]
+    return {
+        "game": game, "players": players, "games": games, "seed": seed, "policy": policy,
+        "wins_per_seat": {k: round(v, 4) for k, v in wins.items()},
+        "unfinished": sum(1 for g in played if not g.finished),
+        "mean_events_per_game": round(sum(g.events for g in played) / games, 3),
+        "mean_per_game": {"rounds": round(sum(rounds) / len(rounds), 3) if rounds else 0.0},
+        "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
+    }

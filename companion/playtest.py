@@ -1,0 +1,285 @@
+"""Playtests for designers (issue 22): many games between simulated players, and the
+figures a designer asks of them: is a seat favoured, does the first player win more, how
+long is a game, which card goes with winning.
+
+Simulated players:
+
+- ``random``: any legal play (``Rules.random_play``), as today's ``companion simulate``;
+- ``greedy``: a one-step look-ahead of the rules. When the play is the player's own choice
+  (its game's ``policy.DECISIONS``), it is offered ``policy.CHOICES`` candidate plays
+  (random legal ones: for a hidden hand, as many as a hand holds) and takes the one whose
+  resulting table ``policy.value`` rates best for it (a bid by what the lot is worth:
+  ``policy.judge``). Chance is never chosen: drawn cards, dice, the camera's reveals.
+
+Every game is seeded by ``(seed, index)`` alone, so the same seed gives the same games
+however many processes play them. All figures carry 95 % Wilson intervals.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from companion.engine import Event, Rules, Setup
+from companion.games.gemcomplete import policy as gemcomplete_policy
+from companion.games.godnum import policy as godnum_policy
+from companion.games.mountains import policy as mountains_policy
+from companion.games.shrine import policy as shrine_policy
+from companion.games.wuxing import policy as wuxing_policy
+from companion.registry import build_setup, demo_run, find_rules
+
+POLICIES = ("random", "greedy")
+POLICY_OF: Mapping[str, ModuleType] = {
+    "wuxing": wuxing_policy, "godnum": godnum_policy, "shrine": shrine_policy,
+    "mountains": mountains_policy, "gemcomplete": gemcomplete_policy,
+}
+MAX_EVENTS = 20_000
+Z95 = 1.959964
+MIN_CARD_GAMES = 20  # a card seen in fewer games gets no rank in the top and bottom ten
+
+
+@dataclass(frozen=True)
+class Playtest:
+    """A game to playtest: its rules, one table's set-up, its simulated players' policy."""
+
+    game: str
+    rules: Rules[Any]
+    setup: Setup
+    policy: Any  # a module (or object) with DECISIONS, CHOICES, ROUNDS, value, starter
+
+    @property
+    def players(self) -> int:
+        return len(self.setup.players)
+
+    @classmethod
+    def of(cls, game: str, players: int, options: Mapping[str, Any] | None = None
+           ) -> Playtest:
+        """The registered ``game`` with ``players`` seats; raises ``BadSetup``."""
+        names = [f"P{i}" for i in range(1, players + 1)]
+        run = demo_run(game, players, random.Random(0))
+        return cls(game, find_rules(game), build_setup(game, names, options, [run]),
+                   POLICY_OF[game])
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, simulated or recorded at a real table."""
+
+    finished: bool
+    winners: tuple[int, ...]
+    events: int
+    rounds: float | None
+    starter: int | None
+    played: tuple[tuple[int, tuple[str, ...]], ...]  # seat -> face ids it played
+    greedy: tuple[int, ...] = ()  # the seats a greedy player sat in
+    minutes: float | None = None
+    source: str = "simulated"
+
+
+def actor(event: Mapping[str, Any]) -> int | None:
+    """The seat whose play ``event`` is (its ``seat``, or the seat zone it went to)."""
+    seat = event.get("seat")
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return seat
+    zone = event.get("zone")
+    if isinstance(zone, str) and zone.startswith("seat:") and zone[5:].isdigit():
+        return int(zone[5:])
+    return None
+
+
+def _cards(event: Mapping[str, Any]) -> list[str]:
+    one = event.get("card")
+    many = event.get("cards")
+    out = [one] if isinstance(one, str) else []
+    if isinstance(many, list):
+        out += [c for c in many if isinstance(c, str)]
+    return out
+
+
+def _choose(pt: Playtest, state: Any, rng: random.Random, greedy: frozenset[int]
+            ) -> Event | None:
+    first = pt.rules.random_play(state, rng)
+    if first is None:
+        return None
+    seat = actor(first)
+    if seat not in greedy or first.get("type") not in pt.policy.DECISIONS:
+        return first
+    judge = getattr(pt.policy, "judge", None)
+    best, best_value, seen = first, -math.inf, set()
+    candidates = [first] + [pt.rules.random_play(state, rng)
+                            for _ in range(int(pt.policy.CHOICES) - 1)]
+    for event in candidates:
+        if event is None or event.get("type") not in pt.policy.DECISIONS \
+                or actor(event) != seat:
+            continue
+        key = repr(sorted(event.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            after = pt.rules.apply(state, event)
+        except Exception:  # a candidate the rules refuse is no choice
+            continue
+        v = judge(state, event, after, seat) if judge else pt.policy.value(after, seat)
+        if v > best_value:
+            best, best_value = event, v
+    return best
+
+
+def play(pt: Playtest, seed: int, index: int, greedy: Iterable[int] = (),
+         max_events: int = MAX_EVENTS) -> Game:
+    """Play game ``index`` of the playtest seeded ``seed``; ``greedy``: the seats a greedy
+    player sits in (the others play at random). Stops after ``max_events``."""
+    rng = random.Random(f"{pt.game}:{seed}:{index}")
+    greedy_seats = frozenset(greedy)
+    rules = pt.rules
+    state = rules.start(pt.setup)
+    starter: int | None = None
+    played: dict[int, set[str]] = {}
+    cards = pt.setup.cards
+    events = 0
+    while not state.finished and events < max_events:
+        event = rules.chance(state, rng)
+        if event is None:
+            event = _choose(pt, state, rng, greedy_seats)
+        if event is None:
+            break
+        state = rules.apply(state, event)
+        events += 1
+        seat = actor(event)
+        if seat is not None:
+            for serial in _cards(event):
+                face = cards.get(serial)
+                if face is not None:
+                    played.setdefault(seat, set()).add(face.id)
+        if starter is None:
+            starter = pt.policy.starter(state)
+    key = pt.policy.ROUNDS[0]
+    rounds = rules.stats(state).get(key)
+    return Game(bool(state.finished), tuple(state.winners), events,
+                float(rounds) if rounds is not None else None, starter,
+                tuple((s, tuple(sorted(f))) for s, f in sorted(played.items())),
+                tuple(sorted(greedy_seats)))
+
+
+def play_range(pt: Playtest, seed: int, start: int, stop: int, policy: str,
+               max_events: int = MAX_EVENTS) -> list[Game]:
+    """Games ``start`` to ``stop - 1``: every seat ``policy`` (``random`` or ``greedy``),
+    or ``rotate``: one greedy seat (game ``i``: seat ``i % players + 1``) against random
+    players, the designer's test of whether decisions matter."""
+    out = []
+    n = pt.players
+    for i in range(start, stop):
+        if policy == "greedy":
+            greedy: tuple[int, ...] = tuple(range(1, n + 1))
+        elif policy == "rotate":
+            greedy = (i % n + 1,)
+        elif policy == "random":
+            greedy = ()
+        else:
+            raise ValueError(f"policy must be random, greedy or rotate, got {policy!r}")
+        out.append(play(pt, seed, i, greedy, max_events))
+    return out
+
+
+# ----------------------------------------------------------------------------- figures
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate (``wins`` may be fractional: a shared
+    win counts as a share)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate(wins: float, n: int) -> dict[str, float | int]:
+    lo, hi = wilson(wins, n)
+    return {"games": n, "wins": round(wins, 3), "rate": round(wins / n, 4) if n else 0.0,
+            "low": round(lo, 4), "high": round(hi, 4)}
+
+
+def _share(game: Game, seat: int) -> float:
+    return 1.0 / len(game.winners) if seat in game.winners else 0.0
+
+
+def _spread(values: Sequence[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    xs = sorted(values)
+    q = statistics.quantiles(xs, n=10) if len(xs) >= 2 else [xs[0]] * 9
+    return {"mean": round(statistics.fmean(xs), 2), "median": float(statistics.median(xs)),
+            "p10": round(q[0], 2), "p90": round(q[-1], 2), "min": xs[0], "max": xs[-1]}
+
+
+@dataclass
+class _Tally:
+    n: int = 0
+    wins: float = 0.0
+    by: dict[str, list[float]] = field(default_factory=dict)
+
+
+def figures(games: Sequence[Game], players: int, names: Mapping[str, str] | None = None
+            ) -> dict[str, Any]:
+    """The report's figures for ``games`` of a ``players``-seat game (see module doc)."""
+    names = names or {}
+    done = [g for g in games if g.finished]
+    fair = 1.0 / players
+    seats = []
+    for s in range(1, players + 1):
+        r = rate(sum(_share(g, s) for g in done), len(done))
+        seats.append({"seat": s, **r, "fair": round(fair, 4),
+                      "favoured": r["low"] > fair, "disfavoured": r["high"] < fair})
+    started = [g for g in done if g.starter is not None]
+    first = rate(sum(_share(g, g.starter) for g in started if g.starter), len(started))
+    cards: dict[str, _Tally] = {}
+    for g in done:
+        for seat, faces in g.played:
+            for face in faces:
+                t = cards.setdefault(face, _Tally())
+                t.n += 1
+                t.wins += _share(g, seat)
+    card_rows: list[dict[str, Any]] = [{"face": f, "name": names.get(f, f), **rate(t.wins, t.n)}
+                                       for f, t in sorted(cards.items())]
+    ranked = sorted((c for c in card_rows if c["games"] >= MIN_CARD_GAMES),
+                    key=lambda c: (-c["rate"], c["face"]))
+    minutes = [g.minutes for g in done if g.minutes is not None]
+    return {
+        "games": len(games),
+        "finished": len(done),
+        "unfinished": len(games) - len(done),
+        "players": players,
+        "seats": seats,
+        "first_player": {**first, "fair": round(fair, 4),
+                         "advantage": round(first["rate"] - fair, 4) if started else None},
+        "length": {"events": _spread([g.events for g in done]),
+                   "rounds": _spread([g.rounds for g in done if g.rounds is not None]),
+                   "minutes": _spread(minutes)},
+        "cards": card_rows,
+        "top_cards": ranked[:10],
+        "bottom_cards": ranked[-10:][::-1] if len(ranked) > 10 else ranked[::-1],
+    }
+
+
+def decisions(rotated: Sequence[Game], players: int) -> dict[str, Any]:
+    """How one greedy player fares against random ones (each game one greedy seat, in
+    turn): if its win rate is not above a fair share, the game's decisions do not matter
+    at this look-ahead."""
+    done = [g for g in rotated if g.finished and g.greedy]
+    r = rate(sum(_share(g, g.greedy[0]) for g in done), len(done))
+    fair = 1.0 / players
+    matter = r["low"] > fair
+    verdict = ("The greedy player wins more than a fair share: the players' decisions "
+               "matter." if matter else
+               "The greedy player wins no more than a random one: the game has no "
+               "decisions that matter (at a one-step look-ahead).")
+    return {**r, "fair": round(fair, 4), "decisions_matter": matter, "verdict": verdict}

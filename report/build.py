@@ -1,0 +1,124 @@
+"""``companion report``: simulate, measure and draw (see ``report/__init__.py``)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.cards import load_deck
+from companion.errors import BadSetup
+from companion.playtest import POLICIES, Playtest, decisions, figures
+from companion.registry import find_rules
+from report import html as page
+from report.run import recorded, simulate
+
+DECISION_GAMES = 1000  # games with one greedy player, at most: enough for a clear interval
+
+
+@dataclass
+class Request:
+    """What the designer asked for (``companion report`` flags)."""
+
+    game: str
+    players: int
+    games: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    compare: tuple[str, tuple[Any, ...]] | None = None
+    policy: str = "random"
+    from_data: str | None = None
+    workers: int | None = None
+    decision_games: int | None = None
+    playtest: Playtest | None = None  # a game outside the registry (tests)
+
+    def check(self) -> None:
+        """Raises ``BadSetup`` naming the first thing that cannot be played."""
+        if self.policy not in POLICIES:
+            raise BadSetup(f"--policy must be one of {list(POLICIES)}, got {self.policy!r}")
+        if not 1 <= self.games <= 1_000_000:
+            raise BadSetup(f"--games must be 1-1,000,000, got {self.games}")
+        if self.compare is not None and len(self.compare[1]) < 2:
+            raise BadSetup("--compare needs NAME=A,B: two values or more")
+
+
+def _faces(game: str) -> dict[str, str]:
+    if game not in {"wuxing", "godnum", "shrine", "mountains", "gemcomplete"}:
+        return {}
+    return {f.id: f.name for f in load_deck(game).faces}
+
+
+def build(req: Request) -> tuple[str, dict[str, Any]]:
+    """The report's HTML and its figures (``--json``)."""
+    req.check()
+    pt = req.playtest
+    title_game = pt.rules.title if pt else find_rules(req.game).title
+    rounds = (pt.policy if pt else Playtest.of(req.game, req.players, req.options).policy
+              ).ROUNDS[1]
+    names = _faces(req.game)
+    out: dict[str, Any] = {"game": req.game, "players": req.players, "games": req.games,
+                           "seed": req.seed, "options": req.options, "policy": req.policy}
+    sections: list[str] = []
+    sets: dict[str, dict[str, Any]] = {}
+    lengths: dict[str, list[float]] = {}
+    variants: list[tuple[str, dict[str, Any]]] = [("", dict(req.options))]
+    if req.compare is not None:
+        name, values = req.compare
+        variants = [(f"{name} = {v}", {**req.options, name: v}) for v in values]
+    for label, options in variants:
+        games = simulate(req.game, req.players, options, req.seed, req.games, req.policy,
+                         req.workers, playtest=pt)
+        f = figures(games, req.players, names)
+        key = label or "simulated"
+        sets[key] = f
+        lengths[key] = [g.events for g in games if g.finished]
+    out["simulated"] = sets
+    if req.compare is not None:
+        sections.append(f"<h2>Compared: {html.escape(req.compare[0])}</h2>")
+        sections.append(page._img(page.seat_plot(sets, "Win rate per seat, side by side"),
+                                  "win rate per seat for each value"))
+        sections.append(page._img(page.length_plot(lengths, "events per game"),
+                                  "game length for each value"))
+    for key, f in sets.items():
+        label = (f"Simulated: {req.policy} players" if key == "simulated"
+                 else f"Simulated with {key} ({req.policy} players)")
+        sections.append(page.section(label, f, rounds))
+    if req.compare is None:
+        sections.append(page._img(page.length_plot(lengths, "events per game"),
+                                  "game length"))
+    n = min(req.games, req.decision_games or DECISION_GAMES)
+    rotated = simulate(req.game, req.players, req.options, req.seed + 1, n, "rotate",
+                       req.workers, playtest=pt)
+    d = decisions(rotated, req.players)
+    out["decisions"] = d
+    sections.append("<h2>Do decisions matter?</h2>"
+                    f"<p class='muted'>{d['games']} games, each with one greedy player (a "
+                    "one-step look-ahead of the rules) in turn in every seat, against random "
+                    "players.</p>"
+                    f"<p class='verdict{'' if d['decisions_matter'] else ' warn'}'>"
+                    f"{html.escape(d['verdict'])} It wins {page.pct(d['rate'])} "
+                    f"({page.pct(d['low'])}-{page.pct(d['high'])}) against a fair "
+                    f"{page.pct(d['fair'])}.</p>" + page._img(page.decision_plot(d),
+                                                              "greedy against random"))
+    if req.from_data:
+        by_players = recorded(req.from_data, req.game)
+        real = by_players.get(req.players, [])
+        others = sum(len(v) for k, v in by_players.items() if k != req.players)
+        f = figures(real, req.players, names)
+        out["recorded"] = {**f, "other_player_counts": others}
+        note = (f"<p class='muted'>{len(real)} games recorded at real tables with "
+                f"{req.players} players in this data dir"
+                + (f" ({others} with other numbers of players left out)" if others else "")
+                + ".</p>")
+        sections.append(page.section("Recorded at real tables", f, rounds).replace(
+            "</h2>", "</h2>" + note, 1) if real else "<h2>Recorded at real tables</h2>" + note)
+    params: Mapping[str, Any] = {
+        "game": title_game, "players": req.players, "games per set": req.games,
+        "seed": req.seed, "simulated players": req.policy,
+        **{f"option {k}": v for k, v in req.options.items()},
+        **({"compared": f"{req.compare[0]}: "
+            + ", ".join(map(str, req.compare[1]))} if req.compare else {}),
+        **({"recorded games from": "a data dir"} if req.from_data else {}),
+    }
+    return page.page(f"Playtest report: {title_game}", params, sections), out

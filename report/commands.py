@@ -1,0 +1,65 @@
+"""``companion report``: the designer's playtest report (registered by ``companion_cli``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from typing import Any
+
+from companion.registry import GAMES
+
+
+def register(cli: Any) -> None:
+    p = cli.command("report", "a playtest report: many simulated games (and recorded real "
+                    "ones) as one HTML file with plots: seats, first player, length, cards, "
+                    "whether decisions matter", _report)
+    p.add_argument("game", choices=list(GAMES))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--games", type=int, default=1000, help="games per set (default 1000)")
+    p.add_argument("--seed", type=int, default=1, help="same seed, same report")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a ruling option (JSON value), e.g. --option end='\"recycle\"'")
+    p.add_argument("--compare", metavar="NAME=A,B", help="the same figures side by side for "
+                   "each value of one option, e.g. --compare end=count,recycle")
+    p.add_argument("--policy", choices=["random", "greedy"], default="random",
+                   help="the simulated players (default random); greedy looks one step ahead")
+    p.add_argument("--from-data", metavar="DIR", help="add the games recorded at real tables "
+                   "in this data dir")
+    p.add_argument("--out", default="report.html", help="the HTML file (default report.html)")
+    p.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    p.add_argument("--workers", type=int, help="processes (default: every core)")
+    p.add_argument("--decision-games", type=int, help="games with one greedy player "
+                   "(default: --games, at most 1000)")
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _report(args: argparse.Namespace) -> int:
+    from companion.commands import _options
+    from report.build import Request, build
+
+    compare = None
+    if args.compare:
+        name, sep, values = args.compare.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"companion: --compare {args.compare!r} is not NAME=A,B")
+        compare = (name, tuple(_value(v) for v in values.split(",")))
+    req = Request(args.game, args.players, args.games, args.seed, _options(args.option),
+                  compare, args.policy, args.from_data, args.workers, args.decision_games)
+    t0 = time.perf_counter()
+    text, figures = build(req)
+    tmp = f"{args.out}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, args.out)
+    if args.json:
+        print(json.dumps(figures, indent=1))
+    print(f"wrote {args.out} ({len(text) // 1024} KiB) in {time.perf_counter() - t0:.1f} s")
+    return 0
