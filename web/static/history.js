@@ -21,15 +21,15 @@ function tableRow(s, tokens) {
   const tok = tokens[s.table];
   const state = s.finished ? (s.winners.length ? `${s.winners.join(" and ")} won` : "no winner")
     : (s.archived ? "archived unfinished" : "still in play");
-  const length = s.minutes !== null ? ` · ${plural(Math.round(s.minutes), "minute")}` : "";
+  const length = s.minutes === null ? "" : s.minutes < 1 ? " · under a minute" : ` · ${plural(Math.round(s.minutes), "minute")}`;
   return h("li", {},
     h("b", {}, s.title), ` · ${s.players.join(", ")} · ${date(s.created)}${length} · ${plural(s.events, "play")} · `,
     h("span", {class: s.finished ? "won" : "muted"}, state), " ",
     h("a", {href: `/t/${encodeURIComponent(s.table)}/replay?token=${encodeURIComponent(tok)}`}, "replay"));
 }
 
-function playerRow(p) {
-  const byGame = Object.entries(p.by_game).map(([g, f]) => `${g} ${f.wins}/${f.games}`).join(", ");
+function playerRow(p, titles) {
+  const byGame = Object.entries(p.by_game).map(([g, f]) => `${titles[g] || g}: ${f.wins} of ${f.games}`).join(", ");
   return h("tr", {}, h("th", {scope: "row"}, p.name), h("td", {}, String(p.games)), h("td", {}, String(p.wins)),
     h("td", {}, `${Math.round(p.win_rate * 100)} %`), h("td", {}, String(p.longest_streak)), h("td", {}, byGame));
 }
@@ -46,7 +46,8 @@ async function main() {
   }
   $("history-tables").replaceChildren(...data.tables.map((s) => tableRow(s, tokens)));
   $("tables-none").hidden = data.tables.length > 0;
-  $("players").querySelector("tbody").replaceChildren(...data.players.map(playerRow));
+  const titles = Object.fromEntries(data.tables.map((s) => [s.game, s.title]));
+  $("players").querySelector("tbody").replaceChildren(...data.players.map((p) => playerRow(p, titles)));
   $("players").hidden = data.players.length === 0;
   $("players-none").hidden = data.players.length > 0;
 }
