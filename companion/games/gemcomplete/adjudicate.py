@@ -324,14 +324,21 @@ def effect(state: GemState, seat: int, kind: str, target: int, count: int,
         else:
             new = mill(state, target, count, cards, "crush" if kind == "crush" else "discard",
                        seat)
-    return _resolve_pending(new, kind, target)
+    return _resolve_pending(new, kind, target, count)
 
 
-def _resolve_pending(state: GemState, kind: str, target: int) -> GemState:
-    """The proposed effect this play carried out is no longer pending (GC-3 rev. 2)."""
+def _resolve_pending(state: GemState, kind: str, target: int, count: int) -> GemState:
+    """The proposed effect this play carried out is no longer pending (GC-3 rev. 2).
+
+    An effect marked ``as_many`` (Sift's "then draw as many cards") takes the count of the
+    effect just carried out: discarding 1 of "up to 2" proposes "draw 1", not "draw 2".
+    """
     if state.pending and state.pending[0]["type"] == kind \
             and state.pending[0]["target"] == target:
         rest = state.pending[1:]
+        if rest and rest[0].get("as_many"):
+            done = {k: v for k, v in rest[0].items() if k != "as_many"}
+            rest = ({**done, "count": count}, *rest[1:])
         return evolve(state, pending=rest, pending_card=state.pending_card if rest else None)
     return state
 
@@ -444,6 +451,8 @@ def effect_words(state: GemState, e: Mapping[str, Any]) -> str:
     who = state.name(int(e["target"]))
     n = int(e.get("count", 1))
     cards = "card" if n == 1 else "cards"
+    if e["type"] == "draw" and e.get("as_many"):
+        return f"{who} draws as many cards as they discarded."
     if e["type"] == "draw":
         return f"{who} draws {n} {cards}."
     if e["type"] == "crush":
