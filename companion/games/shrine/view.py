@@ -44,6 +44,7 @@ from companion.games.shrine.state import (
     element_text,
     lot_elements,
     lot_text,
+    next_lot_size,
     number,
     seat_names,
 )
@@ -130,7 +131,7 @@ def view(game: str, state: ShrineState, seat: int | None) -> JSONDict:
         "deck_count": len(state.deck),
         "lot_size": state.lot_size,
         "lot_elements": lot_elements(state),
-        "next_lot_size": 1 + state.zero_bids,
+        "next_lot_size": next_lot_size(state),
         "passed": sorted(state.passed),
         "bids": [{"seat": s, "amount": a} for s, a in state.bids],
         "pool": dict(zip(state.elements, state.pool, strict=True)),
@@ -303,7 +304,7 @@ def text(state: ShrineState, play: Play) -> str:
         return (f"The lot is {lot_text(state)}. "
                 f"{state.name(int(f['first']))} bids first.")
     if play.kind == "bid":
-        zero = " A bid ending in 0: one more card joins the next lot." if f["zero"] else ""
+        zero = f" {zero_bid_words(int(f['deck']), int(f['wanted']))}" if f["zero"] else ""
         return f"{who} bids {f['amount']}.{zero} {state.name(int(f['next']))} is next."
     if play.outcome == "pass":
         return f"{who} passes. {state.name(int(f['next']))} is next."
@@ -314,6 +315,20 @@ def text(state: ShrineState, play: Play) -> str:
         return (f"{who} wins {_cards(state, f['lot'])} for {f['bid']} Oinks and pays in any "
                 f"mix of {element_text(state, f['elements'])}.")
     return _settled(state, play) + _over(state, f)
+
+
+def zero_bid_words(deck: int, wanted: int) -> str:
+    """What a bid ending in 0 does (SK-8), said truthfully at the end of the deck: the
+    zero bids so far want a next lot of ``wanted`` cards and the deck holds ``deck``."""
+    if deck == 0:
+        return ("A bid ending in 0 would add a card to the next lot, but the deck is empty: "
+                "this is the last lot, and the game ends once it is settled.")
+    if wanted > deck:
+        left = "only 1 card is" if deck == 1 else f"only {deck} cards are"
+        last = "the last card" if deck == 1 else f"the last {deck} cards"
+        return (f"A bid ending in 0 would add a card to the next lot, but {left} left: the "
+                f"next lot is {last} of the deck, and the game ends after it.")
+    return "A bid ending in 0: one more card joins the next lot."
 
 
 def _settled(state: ShrineState, play: Play) -> str:
