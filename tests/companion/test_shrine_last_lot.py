@@ -3,9 +3,10 @@ SK-9; issue 18 §6). The last auction has no next lot; a short deck gives a smal
 
 from __future__ import annotations
 
+from test_shrine import bid, deck_order, pass_, scan, start, table, win
+
 from companion.engine import Match
 from companion.games.shrine import RULES, ShrineState
-from test_shrine import bid, deck_order, pass_, scan, start, table, win
 
 
 def _to_last_cards(left: int) -> tuple[Match[ShrineState], list[str]]:
