@@ -387,7 +387,10 @@ class ShrineRules(Rules[ShrineState]):
         """One bidder remains (SK-3): pay now if the mix is forced, else wait for ``pay``."""
         winner = state.high
         low, high = payment_bounds(state)
-        if low == high:
+        # SK-7: with hidden Oinks a set of several elements always waits for the winner's
+        # tap, even when their holdings leave one mix: paying at once would tell the table
+        # that they lack one of the elements.
+        if low == high and (state.public_oinks or len(lot_elements(state)) == 1):
             return self._settle(state, dict(zip(lot_elements(state), low, strict=True)), said,
                                 after)
         # The proposal follows the winner's holdings, so it is shown on their phone and the
