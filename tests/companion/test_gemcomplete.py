@@ -31,7 +31,10 @@ GEMS = ["ruby", "sapphire", "emerald", "topaz", "amethyst", "diamond"]
 
 
 def table(first: int = 1) -> Match[GemState]:
-    m: Match[GemState] = new_match("gemcomplete", ["Ana", "Ben"], rng=random.Random(5))
+    # The lobby fixes Ana to Deck A and Ben to Deck B (GN-2 rev. 2; unfixed seats are bound
+    # by their first card: test_gemcomplete_rulings.py).
+    m: Match[GemState] = new_match("gemcomplete", ["Ana", "Ben"], {"decks": "a, b"},
+                                   rng=random.Random(5))
     m.apply({"type": "first_player", "value": first})
     return m
 
@@ -331,9 +334,13 @@ def check_conservation(m: Match[GemState]) -> None:
     s = m.state
     places = RULES.places(s)
     assert set(places) == set(m.setup.cards)
-    located = len(s.out)
+    located = len(s.out) + sum(len(p.serials) for p in s.free)
     for sd in s.sides:
         known_locus = [ls.serial for ls in sd.locus if ls.serial is not None]
+        if not sd.deck_id:  # not bound yet (GN-2 rev. 2): no card of it identified
+            assert not known_locus and not sd.discard and not sd.unseen
+            assert sd.deck_count + sd.hand_count + len(sd.locus) + sd.discard_unknown == 40
+            continue
         located += len(sd.unseen) + len(known_locus) + len(sd.discard)
         unknown_locus = len(sd.locus) - len(known_locus)
         assert len(sd.unseen) == (sd.deck_count + sd.hand_count + unknown_locus

@@ -21,7 +21,10 @@ from companion.simulate import play_random
 
 
 def table(first: int = 1) -> Match[GemState]:
-    m: Match[GemState] = new_match("gemcomplete", ["Ana", "Ben"], rng=random.Random(5))
+    # The lobby fixes Ana to Deck A and Ben to Deck B (GN-2 rev. 2; unfixed seats are bound
+    # by their first card: test_gemcomplete_rulings.py).
+    m: Match[GemState] = new_match("gemcomplete", ["Ana", "Ben"], {"decks": "a, b"},
+                                   rng=random.Random(5))
     m.apply({"type": "first_player", "value": first})
     return m
 

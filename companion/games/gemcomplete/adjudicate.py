@@ -22,7 +22,9 @@ from companion.games.gemcomplete.state import (
     GemState,
     LocusCard,
     all_places,
+    bind,
     is_gem,
+    may_hold,
     other,
     with_side,
 )
@@ -55,7 +57,9 @@ def not_yours(state: GemState, actor: int, typed: str) -> OutOfTurn:
 def own_card(state: GemState, seat: int, card: str, actor: int | None,
              typed: str | None = None) -> CardFace:
     """The face of an unseen card (hand, deck, unidentified discard) of ``seat``, named by
-    ``actor`` (``None``: the camera or the referee, who may know everything).
+    ``actor`` (``None``: the camera or the referee, who may know everything). Before
+    ``seat`` is bound, a card of any printed deck no seat holds is its own (GN-2 rev. 2):
+    the caller binds the seat with ``bind``.
 
     Raises ``OutOfTurn`` via ``not_yours`` for any card of another seat that ``actor`` does
     not own (C-7); ``CardNotAvailable`` with the reason for the actor's own cards (C-1).
@@ -63,16 +67,17 @@ def own_card(state: GemState, seat: int, card: str, actor: int | None,
     face = state.cards[card]
     typed = card if typed is None else typed
     owner = state.owner.get(card)
-    if actor is not None and owner != actor:
+    holdable = card in may_hold(state, seat)
+    if actor is not None and owner != actor and not (actor == seat and holdable):
         raise not_yours(state, actor, typed)
+    if holdable:
+        return face
     if owner != seat:
         whose = f"{state.name(owner)}'s deck" if owner else "a deck nobody plays here"
         raise CardNotAvailable(f"card {typed!r} ({face.name}) belongs to {whose}, not to "
                                f"{state.name(seat)}'s", rule="C-1")
-    if card not in state.side(seat).unseen:
-        raise CardNotAvailable(f"card {typed!r} ({face.name}) is already "
-                               f"{_where(state, card)}", rule="C-1")
-    return face
+    raise CardNotAvailable(f"card {typed!r} ({face.name}) is already "
+                           f"{_where(state, card)}", rule="C-1")
 
 
 def _where(state: GemState, card: str) -> str:
@@ -141,7 +146,9 @@ def set_card(state: GemState, seat: int, card: str | None) -> GemState:
     unseen = side.unseen
     if card is not None:
         own_card(state, seat, card, seat)
-        unseen = unseen - {card}
+        state = bind(state, seat, card)  # the first card shown binds the deck (GN-2)
+        side = state.side(seat)
+        unseen = side.unseen - {card}
     side = evolve(side, unseen=unseen, hand_count=side.hand_count - 1,
                   locus=(*side.locus, LocusCard(card)))
     play = Play("set", "set", "GC-3", seat, (Movement(f"hand:{seat}", f"locus:{seat}", card),),
@@ -179,6 +186,8 @@ def play_card(state: GemState, seat: int, card: str | None) -> GemState:
     if is_gem(face):
         raise IllegalPlay(f"{card!r} is a Gem ({face.name}): Gems are set in the Locus, "
                           "not played", rule="GC-3")
+    state = bind(state, seat, card)
+    side = state.side(seat)
     side = evolve(side, unseen=side.unseen - {card}, hand_count=side.hand_count - 1,
                   discard=(*side.discard, card))
     effects = proposed_effects(state, seat, face)
@@ -244,6 +253,8 @@ def _reveal_one(state: GemState, seat: int, card: str, actor: int | None) -> Gem
         unseen = side.unseen
     else:
         own_card(state, seat, card, actor)
+        state = bind(state, seat, card)
+        side = state.side(seat)
         unseen = side.unseen - {card}
     locus = list(side.locus)
     locus[pos - 1] = LocusCard(card, public=True)
@@ -312,8 +323,9 @@ def effect(state: GemState, seat: int, kind: str, target: int, count: int,
     elif kind == "draw":
         new = draw(state, target, count, f"{state.name(target)} draws {count}", seat, "GC-5")
     else:
-        for c in cards:
+        for c in cards:  # one by one: the first card shown binds the deck (GN-2)
             own_card(state, target, c, seat)
+            state = bind(state, target, c)
         side = state.side(target)
         if source == "deck" and len(cards) > side.deck_count:
             raise CardNotAvailable(f"{list(cards)!r}: {state.name(target)}'s deck holds only "
@@ -424,7 +436,9 @@ def give_back(state: GemState, seat: int, cards: Sequence[str], to: str,
         if c in side.discard:
             continue
         own_card(state, seat, c, actor)
+        state = bind(state, seat, c)
         unknown_used += 1
+    side = state.side(seat)
     if unknown_used > side.discard_unknown:
         raise CardNotAvailable(f"{list(cards)!r}: only {side.discard_unknown} unidentified "
                                f"cards lie in {state.name(seat)}'s discard pile", rule="C-1")

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion import words
-from companion.cards import DeckData
+from companion.cards import DeckData, load_deck
 from companion.engine import JSONDict, Play
 from companion.games.gemcomplete.adjudicate import effect_words, proposal
 from companion.games.gemcomplete.state import (
@@ -31,6 +31,7 @@ from companion.games.gemcomplete.state import (
     GemState,
     is_gem,
     known_to,
+    may_hold,
     other,
 )
 
@@ -81,7 +82,8 @@ def view(game: str, deck: DeckData, state: GemState, viewer: int | None) -> JSON
     for seat, side in enumerate(state.sides, 1):
         seats.append({
             "seat": seat, "name": state.name(seat),
-            "deck_name": deck.decks[side.deck_id].name,
+            "deck_name": (deck.decks[side.deck_id].name if side.deck_id
+                          else "deck not chosen yet"),
             "deck": side.deck_count, "hand": side.hand_count,
             "locus": _locus_rows(state, seat, viewer),
             "discard": [{"card": c, "face": state.cards[c].id, "name": state.cards[c].name}
@@ -119,12 +121,19 @@ def view(game: str, deck: DeckData, state: GemState, viewer: int | None) -> JSON
 
 
 def _faces(state: GemState, serials: Iterable[str], gems: bool = True) -> list[JSONDict]:
-    """Distinct faces of ``serials`` as tappable tiles (C-1: the engine picks the copy)."""
+    """Distinct faces of ``serials`` as tappable tiles (C-1: the engine picks the copy).
+    Tiles of several decks (a seat not bound yet, GN-2 rev. 2) carry ``group``, the deck's
+    name, so a page can show them deck by deck."""
+    cards = sorted(serials, key=lambda c: state.cards[c].code)
+    grouped = len({state.cards[c].deck for c in cards}) > 1
+    decks = load_deck("gemcomplete").decks
     seen: dict[str, JSONDict] = {}
-    for s in sorted(serials, key=lambda c: state.cards[c].code):
+    for s in cards:
         f = state.cards[s]
-        if gems or not is_gem(f):
-            seen.setdefault(f.id, {"face": f.id, "name": f.name, "gem": is_gem(f)})
+        if (gems or not is_gem(f)) and f.id not in seen:
+            seen[f.id] = {"face": f.id, "name": f.name, "gem": is_gem(f)}
+            if grouped:
+                seen[f.id]["group"] = decks[f.deck].name
     return list(seen.values())
 
 
@@ -152,7 +161,7 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
     if state.step == "reveal":
         pos = state.declaration[len(state.revealed)]
         slot = side.locus[pos - 1].serial
-        tiles = _faces(state, [slot] if slot else side.unseen)
+        tiles = _faces(state, [slot] if slot else may_hold(state, cur))
         return [{"type": "reveal", "label": f"Reveal Locus position {pos}", "seat": cur,
                  "rule": "GC-4", "fields": [{"name": "cards", "label": "Revealed card",
                                              "kind": "card", "zone": f"locus:{cur}",
@@ -176,12 +185,13 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
                      "rule": "GC-3",
                      "fields": [{"name": "card", "label": "Card (private scan, optional)",
                                  "kind": "card", "zone": f"locus:{cur}", "optional": True,
-                                 "faces": _faces(state, side.unseen)}]})
+                                 "faces": _faces(state, may_hold(state, cur))}]})
     if side.hand_count:
         acts.append({"type": "play", "label": "Play a card", "seat": cur, "rule": "GC-3",
                      "fields": [{"name": "card", "label": "Card (scan, optional)",
                                  "kind": "card", "zone": f"seat:{cur}", "optional": True,
-                                 "faces": _faces(state, side.unseen, gems=False)}]})
+                                 "faces": _faces(state, may_hold(state, cur),
+                                                 gems=False)}]})
     target = {"name": "target", "label": "Whose cards", "kind": "choice",
               "choices": [{"value": s, "label": state.name(s)} for s in (1, 2)]}
     count = {"name": "count", "label": "How many", "kind": "int", "min": 1, "max": 40}
