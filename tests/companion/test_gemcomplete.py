@@ -24,6 +24,7 @@ from companion.errors import (
     OutOfTurn,
 )
 from companion.games.gemcomplete import RULES, GemState
+from companion.games.gemcomplete.state import may_hold, owing
 from companion.registry import new_match
 from companion.simulate import play_random
 
@@ -45,6 +46,14 @@ def ser(m: Match[GemState], seat: int, name: str) -> str:
         if m.state.cards[s].id.endswith("-" + name):
             return s
     raise LookupError(name)
+
+
+def show_owed(m: Match[GemState]) -> None:
+    """C-6: the camera shows each card an effect just put face up (a copy the seat may
+    hold), until the table no longer waits."""
+    while owing(m.state):
+        s = owing(m.state)[0]
+        m.apply({"type": "scan", "card": sorted(may_hold(m.state, s))[0], "zone": f"seat:{s}"})
 
 
 def refused(m: Match[GemState], event: dict[str, Any], error: type[Exception],
@@ -283,9 +292,11 @@ def test_gc5_crush_mid_effect_empties_deck_and_loses() -> None:
     assert m.state.side(2).deck_count == 35
     m.apply({"type": "crush", "seat": 1, "target": 2, "count": 34})
     assert not m.state.finished and m.state.side(2).deck_count == 1
+    show_owed(m)
     m.apply({"type": "crush", "seat": 1, "target": 2, "count": 3})
     assert m.state.finished and m.state.winners == (1,)
-    assert m.state.side(2).deck_count == 0 and m.state.side(2).discard_unknown == 35
+    assert m.state.side(2).deck_count == 0 and m.state.side(2).discard_unknown == 1
+    assert owing(m.state) == []  # the game is over: nothing more to show
     assert "Deck Out" in m.state.ruling
 
 
@@ -295,6 +306,7 @@ def test_gc5_draw_and_discard_from_deck_to_zero_lose() -> None:
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "discard", "seat": 1, "target": 1, "from": "deck", "count": 33})
     assert m.state.side(1).deck_count == 1 and not m.state.finished
+    show_owed(m)
     m.apply({"type": "draw", "seat": 1, "target": 1, "count": 1})
     assert m.state.finished and m.state.winners == (2,)
 
@@ -308,6 +320,7 @@ def test_gc5_draw_step_takes_the_last_card() -> None:
     m = table(1)
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 34})
+    show_owed(m)
     m.apply({"type": "next", "seat": 1})  # Draw Step: 1 -> 0
     assert m.state.winners == (2,)
 
@@ -318,11 +331,15 @@ def test_effects_return_and_hand_discard() -> None:
     m.apply({"type": "next", "seat": 1})
     ruby = ser(m, 1, "ruby")
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 2, "cards": [ruby]})
-    assert m.state.side(1).discard == (ruby,) and m.state.side(1).discard_unknown == 1
+    assert m.state.side(1).discard == (ruby,) and m.state.side(1).owed == 1
+    show_owed(m)  # C-6: the unscanned one is shown
+    assert m.state.side(1).discard[0] == ruby and m.state.side(1).discard_unknown == 0
     m.apply({"type": "return", "seat": 1, "target": 1, "cards": [ruby], "to": "hand"})
     assert m.state.side(1).hand_count == 7 and ruby in m.state.side(1).unseen
     m.apply({"type": "discard", "seat": 1, "target": 1, "from": "hand", "count": 2})
-    assert m.state.side(1).hand_count == 5 and m.state.side(1).discard_unknown == 3
+    assert m.state.side(1).hand_count == 5 and m.state.side(1).owed == 2
+    show_owed(m)
+    assert len(m.state.side(1).discard) == 3 and m.state.side(1).discard_unknown == 0
     refused(m, {"type": "return", "seat": 1, "target": 1, "cards": [ser(m, 2, "topaz")]},
             OutOfTurn, "C-7")
 
@@ -430,6 +447,7 @@ def test_gc5_more_cards_scanned_than_the_deck_held_refused() -> None:
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 32})
+    show_owed(m)
     assert m.state.side(1).deck_count == 2
     three = sorted(m.state.side(1).unseen)[:3]
     refused(m, {"type": "crush", "seat": 1, "target": 1, "count": 3, "cards": three},
@@ -439,7 +457,7 @@ def test_gc5_more_cards_scanned_than_the_deck_held_refused() -> None:
                 "cards": sorted(m.state.side(2).unseen)[:1]}, OutOfTurn, "C-7")
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 3, "cards": three[:2]})
     assert m.state.finished and m.state.winners == (2,)
-    assert m.state.side(1).discard == tuple(three[:2])
+    assert m.state.side(1).discard[-2:] == tuple(three[:2])
 
 
 @settings(max_examples=5, deadline=None)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from companion.engine import Match
-from companion.errors import BadSetup, OutOfTurn
+from companion.errors import BadSetup, IllegalPlay, OutOfTurn
 from companion.games.gemcomplete import RULES, GemState
 from companion.registry import new_match
 
@@ -45,6 +45,7 @@ def test_sift_proposes_drawing_as_many_as_were_discarded() -> None:
     assert RULES.view(m.state, 1)["pending"][1] == "Ana draws as many cards as they discarded."
     hand = m.state.side(1).hand_count
     m.apply({**tap(first), "count": 1})  # she keeps the other card
+    m.apply({"type": "scan", "seat": 1, "card": "a-tunnel", "zone": "seat:1"})  # C-6
     second = RULES.actions(m.state, 1)[0]
     assert second["type"] == "draw" and second["confirm"] == "Ana draws 1 card."
     m.apply(tap(second))
@@ -56,6 +57,8 @@ def test_sift_discarding_two_still_draws_two() -> None:
     to_main(m, 1)
     m.apply({"type": "play", "seat": 1, "card": "a-sift"})
     m.apply(tap(RULES.actions(m.state, 1)[0]))
+    for face in ("a-tunnel", "a-tremor"):  # C-6: the two discarded cards are shown
+        m.apply({"type": "scan", "seat": 1, "card": face, "zone": "seat:1"})
     second = RULES.actions(m.state, 1)[0]
     assert second["confirm"] == "Ana draws 2 cards."
 
@@ -118,7 +121,85 @@ def test_gn2_rev2_a_first_card_shown_by_an_effect_binds_too() -> None:
     to_main(m, 1)
     m.apply({"type": "crush", "seat": 1, "target": 2, "count": 1})
     assert not m.state.side(2).deck_id
-    m.apply({"type": "next", "seat": 1})
-    to_main(m, 2)
-    m.apply({"type": "play", "seat": 2, "card": "a-sift"})
+    m.apply({"type": "scan", "seat": 2, "card": "a-sift", "zone": "seat:2"})  # C-6
     assert m.state.side(2).deck_id == "deck-a" and m.state.side(1).deck_id == "deck-b"
+    assert m.state.side(2).discard == (copy_of(m, "a-sift"),)
+
+
+# --------------------------------------------------------------------- C-6
+
+
+def crushed(count: int = 2) -> Match[GemState]:
+    """Ana (Deck A) crushes the top ``count`` cards of Ben's deck (Deck B), unscanned."""
+    m = unbound(1, decks="a, b")
+    to_main(m, 1)
+    m.apply({"type": "crush", "seat": 1, "target": 2, "count": count})
+    return m
+
+
+def test_c6_a_crush_waits_for_the_crushed_cards_shown_in_any_order() -> None:
+    """C-6: cards moved from a deck to a visible place are shown in their owner's zone.
+    Crushed cards stayed "unidentified" forever; now the crush waits for them."""
+    m = crushed(2)
+    assert m.state.side(2).owed == 2
+    view = RULES.view(m.state, None)
+    assert view["prompt"] == ("Ben: show the 2 cards just put face up on your discard pile "
+                              "at your seat (scan or tap each, any order).")
+    # Nothing else goes on meanwhile, whoever asks (C-6).
+    for event in ({"type": "next", "seat": 1}, {"type": "set", "seat": 1},
+                  {"type": "crush", "seat": 1, "target": 2, "count": 1}):
+        before = m.state
+        with pytest.raises(IllegalPlay) as info:
+            m.apply(event)
+        assert info.value.rule == "C-6" and m.state is before
+    # Ana cannot show Ben's cards (C-7); Ben's phone offers his faces as tiles.
+    with pytest.raises(OutOfTurn):
+        m.apply({"type": "scan", "seat": 1, "card": "b-ruby", "zone": "seat:2"})
+    assert RULES.actions(m.state, 1) == []
+    act = RULES.actions(m.state, 2)
+    assert [a["type"] for a in act] == ["scan"] and act[0]["fields"][0]["zone"] == "seat:2"
+    assert "b-avalanche" in {t["face"] for t in act[0]["fields"][0]["faces"]}
+    m.apply({"type": "scan", "seat": 2, "card": "b-topaz", "zone": "seat:2"})
+    lp = RULES.last_play(m.state, 1)
+    assert lp is not None
+    assert lp["text"] == "Ben shows Topaz from the discard pile. 1 more card to show."
+    m.apply({"type": "scan", "seat": 2, "card": "b-avalanche", "zone": "seat:2"})
+    side = m.state.side(2)
+    assert [m.state.cards[c].id for c in side.discard] == ["b-topaz", "b-avalanche"]
+    assert side.discard_unknown == 0 and side.owed == 0
+    assert [c["name"] for c in RULES.view(m.state, 1)["seats"][1]["discard"]] == [
+        "Topaz", "Avalanche"]
+    m.apply({"type": "next", "seat": 1})  # play goes on
+    assert m.state.turn == 2
+
+
+def test_c6_the_referee_completes_a_crush_by_hand() -> None:
+    m = crushed(1)
+    m.apply({"type": "scan", "card": "b-diamond", "zone": "seat:2"})  # no seat: the referee
+    assert m.state.side(2).discard == (copy_of(m, "b-diamond"),) and not m.state.side(2).owed
+
+
+def test_c6_a_card_scanned_with_the_crush_is_not_asked_again() -> None:
+    m = unbound(1, decks="a, b")
+    to_main(m, 1)
+    m.apply({"type": "crush", "seat": 1, "target": 1, "count": 2, "cards": ["a-ruby"]})
+    assert m.state.side(1).owed == 1
+    m.apply({"type": "scan", "seat": 1, "card": "a-ruby", "zone": "seat:1"})  # the other Ruby
+    assert [m.state.cards[c].id for c in m.state.side(1).discard] == ["a-ruby", "a-ruby"]
+
+
+def test_c6_a_discard_from_hand_waits_for_its_cards_too() -> None:
+    """Pickpocket: Ben discards a card of his choice; it lies face up: Ben shows it."""
+    m = unbound(1, decks="a, b")
+    to_main(m, 1)
+    m.apply({"type": "play", "seat": 1, "card": "a-pickpocket"})
+    m.apply(tap(RULES.actions(m.state, 1)[0]))
+    assert m.state.side(2).owed == 1 and m.state.side(2).hand_count == 4
+    m.apply({"type": "scan", "seat": 2, "card": "b-sift", "zone": "seat:2"})
+    assert m.state.side(2).discard == (copy_of(m, "b-sift"),)
+
+
+def test_c6_a_crush_that_empties_the_deck_ends_the_game_without_waiting() -> None:
+    m = crushed(35)
+    assert m.state.finished and m.state.winners == (1,)
+    assert RULES.actions(m.state, 2) == []

@@ -363,7 +363,8 @@ def _discard_hand(state: GemState, seat: int, count: int, cards: Sequence[str],
                           f"hand, cannot discard {count}", rule="GC-2")
     side = evolve(side, hand_count=side.hand_count - count,
                   unseen=side.unseen - set(cards), discard=(*side.discard, *cards),
-                  discard_unknown=side.discard_unknown + count - len(cards))
+                  discard_unknown=side.discard_unknown + count - len(cards),
+                  owed=side.owed + count - len(cards))  # face up now: shown next (C-6)
     moves = [Movement(f"hand:{seat}", f"discard:{seat}", c) for c in cards]
     if count > len(cards):
         moves.append(Movement(f"hand:{seat}", f"discard:{seat}", None, count - len(cards)))
@@ -381,7 +382,8 @@ def mill(state: GemState, seat: int, count: int, cards: Sequence[str], verb: str
     known = list(cards[:moved])
     side = evolve(side, deck_count=side.deck_count - moved, unseen=side.unseen - set(known),
                   discard=(*side.discard, *known),
-                  discard_unknown=side.discard_unknown + moved - len(known))
+                  discard_unknown=side.discard_unknown + moved - len(known),
+                  owed=side.owed + moved - len(known))  # face up now: shown next (C-6)
     state = with_side(state, seat, side)
     state = evolve(state, crushed=state.crushed + (moved if verb == "crush" else 0))
     moves = [Movement(f"deck:{seat}", f"discard:{seat}", c) for c in known]
@@ -392,6 +394,24 @@ def mill(state: GemState, seat: int, count: int, cards: Sequence[str], verb: str
     what = (f"{verb.capitalize()} {count}: {moved} from the top of "
             f"{state.name(seat)}'s deck to the discard pile")
     return deck_out(evolve(state, last_play=play), seat, what)
+
+
+def show(state: GemState, seat: int, card: str, actor: int | None) -> GemState:
+    """One of the cards an effect put face up on ``seat``'s discard pile without a scan,
+    shown now at its owner's seat (C-6: any order; the referee may enter it by hand)."""
+    face = own_card(state, seat, card, actor)
+    state = bind(state, seat, card)  # it may be the first card the seat shows (GN-2)
+    side = state.side(seat)
+    side = evolve(side, unseen=side.unseen - {card}, discard=(*side.discard, card),
+                  discard_unknown=side.discard_unknown - 1, owed=side.owed - 1)
+    play = Play("show", "show", "C-6", actor,
+                (Movement(f"discard:{seat}", f"discard:{seat}", card),),
+                {"target": seat, "left": side.owed})
+    more = (f"{count_words(side.owed, 'more card')} to show" if side.owed
+            else "play goes on")
+    return evolve(with_side(state, seat, side), last_play=play,
+                  ruling=f"{state.name(seat)} shows {face.name} from the discard pile; "
+                         f"{more} (C-6).")
 
 
 def draw(state: GemState, seat: int, count: int, what: str, actor: int, rule: str) -> GemState:

@@ -75,6 +75,7 @@ from companion.games.gemcomplete.state import (
     is_gem,
     may_hold,
     other,
+    owing,
 )
 from companion.zones import parse_zone
 
@@ -178,6 +179,10 @@ class GemCompleteRules(Rules[GemState]):
         if state.turn is None:
             raise IllegalPlay(f"{kind!r} refused: the starting player is not drawn yet",
                               rule="GC-3")
+        waiting = owing(state)
+        if waiting and not (kind == "scan" and self._shows(event, waiting)):
+            # C-6: the cards just put face up are shown first; nothing else is accepted.
+            raise IllegalPlay(f"{kind!r} waits: {words.prompt(state)[0]}", rule="C-6")
         new = self._scan(state, event) if kind == "scan" else self._act(state, kind, event)
         return evolve(new, adjudicated=new.adjudicated + 1)
 
@@ -186,6 +191,15 @@ class GemCompleteRules(Rules[GemState]):
         if seat not in (1, 2):
             raise MalformedEvent(f"there is no seat {seat!r} at this table")
         return int(seat)
+
+    def _shows(self, event: Event, waiting: list[int]) -> bool:
+        """Whether ``event`` (a scan) shows a card in the seat zone of a seat the table waits
+        for (C-6); a malformed zone is left to ``_scan`` to refuse."""
+        try:
+            z = parse_zone(require(event, "zone", str), 2)
+        except MalformedEvent:
+            return True
+        return z.kind == "seat" and z.seat in waiting
 
     def _scan(self, state: GemState, event: Event) -> GemState:
         z = parse_zone(require(event, "zone", str), 2)
@@ -197,6 +211,9 @@ class GemCompleteRules(Rules[GemState]):
             # C-7: a seat shows cards only in its own zones; checked before the card.
             raise rule.not_yours(state, by, typed)
         seat = z.seat
+        if z.kind == "seat" and seat in owing(state):
+            # A card an effect put face up, shown at its owner's seat (C-6).
+            return rule.show(state, seat, self._card(state, typed, seat, by), by)
         # Who acts and when first (GC-3), then which card: the answer to a seat that may not
         # act never depends on the card named.
         if z.kind == "seat":
@@ -356,6 +373,11 @@ class GemCompleteRules(Rules[GemState]):
         """A random legal event. Hands are unknown, so one is sampled from the unseen cards."""
         if state.finished or state.turn is None:
             return None
+        waiting = owing(state)
+        if waiting:  # C-6: the owner shows a card just put face up on the discard pile
+            seat = waiting[0]
+            return {"type": "scan", "seat": seat, "zone": f"seat:{seat}",
+                    "card": rng.choice(sorted(may_hold(state, seat)))}
         cur = state.turn
         side = state.side(cur)
         if state.step == "choose":

@@ -58,6 +58,7 @@ class Side:
     locus: tuple[LocusCard, ...] = ()
     discard: tuple[str, ...] = ()  # face up, identified, oldest first
     discard_unknown: int = 0  # put on the discard pile without a scan
+    owed: int = 0  # of those, put there by the last effect: the table waits for them (C-6)
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,14 @@ def with_side(state: GemState, seat: int, side: Side) -> GemState:
     sides = list(state.sides)
     sides[seat - 1] = side
     return evolve(state, sides=tuple(sides))
+
+
+def owing(state: GemState) -> list[int]:
+    """The seats whose cards an effect just put face up on their discard pile without a
+    scan: the table waits until each is shown at its owner's seat (C-6)."""
+    if state.finished:
+        return []
+    return [s for s in (1, 2) if state.side(s).owed]
 
 
 def may_hold(state: GemState, seat: int) -> frozenset[str]:

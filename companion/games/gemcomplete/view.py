@@ -33,6 +33,7 @@ from companion.games.gemcomplete.state import (
     known_to,
     may_hold,
     other,
+    owing,
 )
 
 # ---------------------------------------------------------------------- prompts
@@ -44,6 +45,10 @@ def prompt(state: GemState) -> tuple[str, str]:
         return f"Game over: {state.name(state.winners[0])} wins.", "GC-5"
     if state.turn is None:
         return "The companion draws the starting player.", "GC-3"
+    for seat in owing(state):
+        n = state.side(seat).owed
+        return (f"{state.name(seat)}: show the {words.count(n, 'card')} just put face up on "
+                "your discard pile at your seat (scan or tap each, any order).", "C-6")
     who = state.name(state.turn)
     if state.step == "declaration":
         return f"{who}: Complete Declaration Step: declare, or move on.", "GC-4"
@@ -155,6 +160,15 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
                                      "kind": "choices", "count": CHOOSE,
                                      "choices": choices}]})
         return acts
+    waiting = owing(state)
+    if waiting:  # C-6: only the cards just put face up, shown by their owner, are accepted
+        return [{"type": "scan", "seat": s, "rule": "C-6",
+                 "label": f"Show the {words.count(state.side(s).owed, 'card')} from your "
+                          "discard pile",
+                 "fields": [{"name": "card", "label": "Card on your discard pile",
+                             "kind": "card", "zone": f"seat:{s}",
+                             "faces": _faces(state, may_hold(state, s))}]}
+                for s in waiting if seat in (None, s)]
     if seat not in (None, cur):
         return []
     side = state.side(cur)
@@ -313,6 +327,10 @@ def text(state: GemState, play: Play, viewer: int | None) -> str:
     elif play.kind == "return":
         into = "into hand" if f["to"] == "hand" else "back into the deck"
         said = f"{target} takes {_listed(state, moved, viewer)} from the discard pile {into}."
+    elif play.kind == "show":
+        left = int(f["left"])
+        said = (f"{target} shows {_listed(state, moved, viewer)} from the discard pile."
+                + (f" {words.count(left, 'more card')} to show." if left else ""))
     if play.outcome == "deck_out":
         said += (f" {words.possessive(state.name(int(f['loser'])))} deck is empty: "
                  f"{state.name(int(f['winner']))} wins.")
@@ -343,13 +361,17 @@ def physical(state: GemState, play: Play, viewer: int | None) -> list[str]:
         declarer = state.name(int(f["declarer"]))
         return [f"{declarer}: put {_listed(state, moved, viewer)} on your discard pile.",
                 f"{declarer}: turn the other four face down again, in their order."]
+    unscanned = sum(m.count for m in play.movements if m.serial is None)
+    show = ([f"{target}: show {'it' if unscanned == 1 else 'them'} at your seat, one by one "
+             "(any order), so the companion knows them."]
+            if unscanned and play.kind in ("crush", "discard") and not state.finished else [])
     if play.kind in ("crush", "discard") and f.get("from") == "deck":
         n = int(f["moved"])
-        return [f"{target}: put the top {words.count(n, 'card')} of your deck on your "
-                "discard pile."]
+        return [f"{target}: put the top {words.count(n, 'card')} of your deck face up on your "
+                "discard pile.", *show]
     if play.kind == "discard":
-        return [f"{target}: put {words.count(int(f['count']), 'card')} from your hand on "
-                "your discard pile."]
+        return [f"{target}: put {words.count(int(f['count']), 'card')} from your hand face up "
+                "on your discard pile.", *show]
     if play.kind == "return":
         what = _listed(state, moved, viewer)
         if f["to"] == "hand":
