@@ -8,8 +8,9 @@ rev. 2: the four turned face down again are hidden from the opponent again).
 View keys: ``game``, ``phase`` ("setup" | "play" | "over"), ``turn``, ``turn_number``,
 ``step`` ("declaration" | "reveal" | "choose" | "recovery" | "main"), ``set_this_turn``,
 ``declaration`` (``positions``, ``revealed`` cards, ``declarer``) or None, ``seats`` (per
-seat: ``seat``, ``name``, ``deck_name``, ``deck``, ``hand``, ``locus`` (per position:
-``position``, ``known``, ``public``, and ``card``/``face``/``name``/``gem`` when this
+seat: ``seat``, ``name``, ``deck_name`` ("deck not chosen yet" before the seat is bound,
+GN-2), ``to_show`` (cards just put face up to show, C-6), ``deck``, ``hand``, ``locus``
+(per position: ``position``, ``known``, ``public``, and ``card``/``face``/``name``/``gem`` when this
 viewer may see it), ``discard`` (known cards, oldest first), ``discard_unknown``),
 ``pending`` (the played card's proposed effects in words), ``prompt``, ``prompt_rule``,
 ``ruling`` (plain words for players, the log line for the referee), ``rule``, ``finished``,
@@ -94,6 +95,7 @@ def view(game: str, deck: DeckData, state: GemState, viewer: int | None) -> JSON
             "discard": [{"card": c, "face": state.cards[c].id, "name": state.cards[c].name}
                         for c in side.discard],
             "discard_unknown": side.discard_unknown,
+            "to_show": side.owed if not state.finished else 0,  # C-6: cards to show now
         })
     decl = None
     if state.declaration:
