@@ -384,7 +384,8 @@ class ShrineRules(Rules[ShrineState]):
 
     def _won(self, state: ShrineState, said: str,
              after: tuple[str, int, int]) -> ShrineState:
-        """One bidder remains (SK-3): pay now if the mix is forced, else wait for ``pay``."""
+        """One bidder remains (SK-3): pay now if the mix is forced by the lot (or, with
+        public Oinks, by the winner's holdings), else wait for ``pay``."""
         winner = state.high
         low, high = payment_bounds(state)
         # SK-7: with hidden Oinks a set of several elements always waits for the winner's
