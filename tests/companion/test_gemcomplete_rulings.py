@@ -7,11 +7,15 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.engine import Match
 from companion.errors import BadSetup, IllegalPlay, OutOfTurn
 from companion.games.gemcomplete import RULES, GemState
+from companion.games.gemcomplete.state import owing
 from companion.registry import new_match
+from companion.simulate import play_random
 
 
 def table(first: int = 1) -> Match[GemState]:
@@ -203,3 +207,40 @@ def test_c6_a_crush_that_empties_the_deck_ends_the_game_without_waiting() -> Non
     m = crushed(35)
     assert m.state.finished and m.state.winners == (1,)
     assert RULES.actions(m.state, 2) == []
+
+
+# --------------------------------------------------------------------- random games
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_random_games_identify_every_card_put_face_up_and_bind_by_the_first_card(
+        seed: int) -> None:
+    """Over random games (default: no deck fixed): whenever the table is not waiting for
+    a C-6 scan, no crushed or discarded card is unidentified (random plays always scan the
+    card played); every identified card of a seat is of the one printed deck it is bound
+    to, and the two seats play different decks."""
+    out = play_random("gemcomplete", 2, random.Random(seed))
+    m = Match(RULES, out.match.setup)
+    for event in out.match.events:
+        m.apply(event)
+        s = m.state
+        for seat in (1, 2):
+            side = s.side(seat)
+            if not owing(s) and not s.finished:
+                assert side.discard_unknown == 0
+            shown = [*side.discard, *(ls.serial for ls in side.locus if ls.serial)]
+            if side.deck_id:
+                assert {s.cards[c].deck for c in shown} <= {side.deck_id}
+            else:
+                assert not shown
+        if s.side(1).deck_id:
+            assert s.side(2).deck_id and s.side(1).deck_id != s.side(2).deck_id
+
+
+def test_random_games_seat_1_plays_either_deck() -> None:
+    decks = set()
+    for seed in range(12):
+        out = play_random("gemcomplete", 2, random.Random(seed))
+        decks.add(out.match.state.side(1).deck_id)
+    assert decks == {"deck-a", "deck-b"}
