@@ -4,10 +4,13 @@ opponent the drawer chose (MR-9, C-7)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
-from test_mountains_helpers import at, play, put, serial, to_play, turn_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_mountains_helpers import at, new, play, put, serial, to_play, turn_of
 
 from companion.engine import Match
 from companion.errors import CompanionError, IllegalPlay, OutOfTurn
@@ -95,3 +98,45 @@ def test_mr9_the_choice_cannot_be_changed_and_shows_in_the_words() -> None:
     refused(m, {"type": "opponent", "seat": 1, "target": 2}, IllegalPlay, "MR-9")
     state: MountainsState = m.state
     assert next(p for p in state.pending if p.kind == "result").other == 3
+
+
+def _third_players_refused(seed: int, players: int) -> int:
+    """Plays a random game; whenever a challenge is being played, checks that a result
+    naming a player the drawer did not choose (or, before the choice, sent by anyone but
+    the drawer) is refused, and that the drawer and the chosen opponent are offered the
+    result. Returns how many such refusals were checked."""
+    rng = random.Random(seed)
+    m = new(players, seed=seed)
+    checked = 0
+    for _ in range(400):
+        s = m.state
+        if s.finished:
+            break
+        pend = next((p for p in s.pending if p.kind == "result"), None)
+        if pend is not None:
+            for x in s.living:
+                if x in (pend.seat, pend.other):
+                    assert "result" in [a["type"] for a in RULES.actions(s, x)]
+                    continue
+                assert RULES.actions(s, x) == []
+                for event in ({"type": "result", "seat": x, "winner": x, "loser": pend.seat},
+                              {"type": "result", "seat": x, "winner": pend.seat, "loser": x}):
+                    with pytest.raises(CompanionError):
+                        RULES.apply(s, event)
+                    checked += 1
+        event = RULES.chance(s, rng) or RULES.random_play(s, rng)
+        if event is None:
+            break
+        m.apply(event)
+    return checked
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(3, 4))
+def test_mr9_over_random_games_no_third_player_enters_a_challenge_result(
+        seed: int, players: int) -> None:
+    _third_players_refused(seed, players)
+
+
+def test_mr9_the_random_games_do_play_challenges() -> None:
+    assert sum(_third_players_refused(seed, 3) for seed in range(4)) > 0
