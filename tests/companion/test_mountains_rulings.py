@@ -96,6 +96,7 @@ def test_mr9_the_choice_cannot_be_changed_and_shows_in_the_words() -> None:
     m.apply({"type": "opponent", "seat": 1, "target": 3})
     assert "against Cy" in " ".join(str(x) for x in RULES.view(m.state, 2)["pending"])
     refused(m, {"type": "opponent", "seat": 1, "target": 2}, IllegalPlay, "MR-9")
+    assert RULES.view(m.state, None)["pending"][0]["opponent"] == 3
     state: MountainsState = m.state
     assert next(p for p in state.pending if p.kind == "result").other == 3
 

@@ -184,6 +184,8 @@ def view(s: MountainsState, seat: int | None) -> JSONDict:
         "boosted": s.boosted or None,
         "piles": piles,
         "pending": [{"kind": p.kind, "seat": p.seat, "deck": p.deck or None,
+                     # MR-9: whom the drawer of a challenge chose (null: not yet)
+                     **({"opponent": p.other or None} if p.kind == "result" else {}),
                      "text": pending_text(s, p)} for p in s.pending],
         "order_rolls": [list(r) for r in s.order_rolls],
         "pick_order": list(s.pick_order),
