@@ -24,6 +24,7 @@ from companion.errors import (
     OutOfTurn,
 )
 from companion.games.gemcomplete import RULES, GemState
+from companion.games.gemcomplete.state import may_hold, owing
 from companion.registry import new_match
 from companion.simulate import play_random
 
@@ -31,7 +32,10 @@ GEMS = ["ruby", "sapphire", "emerald", "topaz", "amethyst", "diamond"]
 
 
 def table(first: int = 1) -> Match[GemState]:
-    m: Match[GemState] = new_match("gemcomplete", ["Ana", "Ben"], rng=random.Random(5))
+    # The lobby fixes Ana to Deck A and Ben to Deck B (GN-2 rev. 2; unfixed seats are bound
+    # by their first card: test_gemcomplete_rulings.py).
+    m: Match[GemState] = new_match("gemcomplete", ["Ana", "Ben"], {"decks": "a, b"},
+                                   rng=random.Random(5))
     m.apply({"type": "first_player", "value": first})
     return m
 
@@ -42,6 +46,14 @@ def ser(m: Match[GemState], seat: int, name: str) -> str:
         if m.state.cards[s].id.endswith("-" + name):
             return s
     raise LookupError(name)
+
+
+def show_owed(m: Match[GemState]) -> None:
+    """C-6: the camera shows each card an effect just put face up (a copy the seat may
+    hold), until the table no longer waits."""
+    while owing(m.state):
+        s = owing(m.state)[0]
+        m.apply({"type": "scan", "card": sorted(may_hold(m.state, s))[0], "zone": f"seat:{s}"})
 
 
 def refused(m: Match[GemState], event: dict[str, Any], error: type[Exception],
@@ -280,9 +292,11 @@ def test_gc5_crush_mid_effect_empties_deck_and_loses() -> None:
     assert m.state.side(2).deck_count == 35
     m.apply({"type": "crush", "seat": 1, "target": 2, "count": 34})
     assert not m.state.finished and m.state.side(2).deck_count == 1
+    show_owed(m)
     m.apply({"type": "crush", "seat": 1, "target": 2, "count": 3})
     assert m.state.finished and m.state.winners == (1,)
-    assert m.state.side(2).deck_count == 0 and m.state.side(2).discard_unknown == 35
+    assert m.state.side(2).deck_count == 0 and m.state.side(2).discard_unknown == 1
+    assert owing(m.state) == []  # the game is over: nothing more to show
     assert "Deck Out" in m.state.ruling
 
 
@@ -292,6 +306,7 @@ def test_gc5_draw_and_discard_from_deck_to_zero_lose() -> None:
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "discard", "seat": 1, "target": 1, "from": "deck", "count": 33})
     assert m.state.side(1).deck_count == 1 and not m.state.finished
+    show_owed(m)
     m.apply({"type": "draw", "seat": 1, "target": 1, "count": 1})
     assert m.state.finished and m.state.winners == (2,)
 
@@ -305,6 +320,7 @@ def test_gc5_draw_step_takes_the_last_card() -> None:
     m = table(1)
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 34})
+    show_owed(m)
     m.apply({"type": "next", "seat": 1})  # Draw Step: 1 -> 0
     assert m.state.winners == (2,)
 
@@ -315,11 +331,15 @@ def test_effects_return_and_hand_discard() -> None:
     m.apply({"type": "next", "seat": 1})
     ruby = ser(m, 1, "ruby")
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 2, "cards": [ruby]})
-    assert m.state.side(1).discard == (ruby,) and m.state.side(1).discard_unknown == 1
+    assert m.state.side(1).discard == (ruby,) and m.state.side(1).owed == 1
+    show_owed(m)  # C-6: the unscanned one is shown
+    assert m.state.side(1).discard[0] == ruby and m.state.side(1).discard_unknown == 0
     m.apply({"type": "return", "seat": 1, "target": 1, "cards": [ruby], "to": "hand"})
     assert m.state.side(1).hand_count == 7 and ruby in m.state.side(1).unseen
     m.apply({"type": "discard", "seat": 1, "target": 1, "from": "hand", "count": 2})
-    assert m.state.side(1).hand_count == 5 and m.state.side(1).discard_unknown == 3
+    assert m.state.side(1).hand_count == 5 and m.state.side(1).owed == 2
+    show_owed(m)
+    assert len(m.state.side(1).discard) == 3 and m.state.side(1).discard_unknown == 0
     refused(m, {"type": "return", "seat": 1, "target": 1, "cards": [ser(m, 2, "topaz")]},
             OutOfTurn, "C-7")
 
@@ -331,9 +351,13 @@ def check_conservation(m: Match[GemState]) -> None:
     s = m.state
     places = RULES.places(s)
     assert set(places) == set(m.setup.cards)
-    located = len(s.out)
+    located = len(s.out) + sum(len(p.serials) for p in s.free)
     for sd in s.sides:
         known_locus = [ls.serial for ls in sd.locus if ls.serial is not None]
+        if not sd.deck_id:  # not bound yet (GN-2 rev. 2): no card of it identified
+            assert not known_locus and not sd.discard and not sd.unseen
+            assert sd.deck_count + sd.hand_count + len(sd.locus) + sd.discard_unknown == 40
+            continue
         located += len(sd.unseen) + len(known_locus) + len(sd.discard)
         unknown_locus = len(sd.locus) - len(known_locus)
         assert len(sd.unseen) == (sd.deck_count + sd.hand_count + unknown_locus
@@ -423,6 +447,7 @@ def test_gc5_more_cards_scanned_than_the_deck_held_refused() -> None:
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "next", "seat": 1})
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 32})
+    show_owed(m)
     assert m.state.side(1).deck_count == 2
     three = sorted(m.state.side(1).unseen)[:3]
     refused(m, {"type": "crush", "seat": 1, "target": 1, "count": 3, "cards": three},
@@ -432,7 +457,7 @@ def test_gc5_more_cards_scanned_than_the_deck_held_refused() -> None:
                 "cards": sorted(m.state.side(2).unseen)[:1]}, OutOfTurn, "C-7")
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 3, "cards": three[:2]})
     assert m.state.finished and m.state.winners == (2,)
-    assert m.state.side(1).discard == tuple(three[:2])
+    assert m.state.side(1).discard[-2:] == tuple(three[:2])
 
 
 @settings(max_examples=5, deadline=None)

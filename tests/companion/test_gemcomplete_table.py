@@ -21,7 +21,10 @@ from companion.simulate import play_random
 
 
 def table(first: int = 1) -> Match[GemState]:
-    m: Match[GemState] = new_match("gemcomplete", ["Ana", "Ben"], rng=random.Random(5))
+    # The lobby fixes Ana to Deck A and Ben to Deck B (GN-2 rev. 2; unfixed seats are bound
+    # by their first card: test_gemcomplete_rulings.py).
+    m: Match[GemState] = new_match("gemcomplete", ["Ana", "Ben"], {"decks": "a, b"},
+                                   rng=random.Random(5))
     m.apply({"type": "first_player", "value": first})
     return m
 
@@ -90,6 +93,9 @@ def test_gc3_rev2_a_card_with_two_effects_proposes_them_in_order() -> None:
     first = RULES.actions(m.state, 1)[0]
     assert first["confirm"] == "Crush 2: the top 2 cards of Ana's deck go to Ana's discard pile."
     m.apply({"type": "crush", "seat": 1, **{f["name"]: f["default"] for f in first["fields"]}})
+    assert [a["type"] for a in RULES.actions(m.state, 1)] == ["scan"]  # C-6: show them
+    for card in sorted(m.state.side(1).unseen)[:2]:
+        m.apply({"type": "scan", "seat": 1, "card": card, "zone": "seat:1"})
     second = RULES.actions(m.state, 1)[0]
     assert second["confirm"] == "Crush 2: the top 2 cards of Ben's deck go to Ben's discard pile."
     assert RULES.view(m.state, 2)["pending"] == [second["confirm"]]
@@ -254,7 +260,9 @@ def test_last_play_of_a_crush_says_what_to_do_and_how_to_undo_it() -> None:
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 3})
     lp = RULES.last_play(m.state, None)
     assert lp is not None and lp["rule"] == "GC-5" and lp["outcome"] == "crush"
-    assert lp["physical"] == ["Ana: put the top 3 cards of your deck on your discard pile."]
+    assert lp["physical"] == ["Ana: put the top 3 cards of your deck face up on your discard "
+                              "pile.", "Ana: show them at your seat, one by one (any order), "
+                              "so the companion knows them."]
     assert lp["undo"] == ["Put 3 cards from the top of Ana's discard pile back on top of "
                           "Ana's deck."]
     assert lp["movements"] == [{"card": None, "face": None, "name": None, "from": "deck:1",
@@ -311,6 +319,8 @@ def test_faces_offered_are_accepted_by_apply(seed: int, cut: float) -> None:
                 key = "cards" if f.get("multiple") else "card"
                 event = {"type": action["type"], "seat": action["seat"],
                          key: [face] if key == "cards" else face}
+                if action["type"] == "scan":  # a C-6 show: the page sends the field's zone
+                    event["zone"] = f["zone"]
                 accepted = answer(m.state, event)[0] == "accepted"
                 assert accepted == (face in offered), (event, answer(m.state, event))
 

@@ -152,7 +152,14 @@ def test_mr9_result_action_is_one_tap_per_possible_outcome() -> None:
     a = results[0]
     assert names(a) == ["outcome"]
     assert field(a, "outcome") == [[1, 2], [2, 1], [1, 3], [3, 1]]
-    assert [a["type"] for a in RULES.actions(s, 2)] == ["result"]  # any phone can enter it
+    # MR-9: Ana chooses whom she challenges; until then no other phone enters a result.
+    assert [a["type"] for a in RULES.actions(s, 1)] == ["opponent", "result"]
+    assert RULES.actions(s, 2) == [] and RULES.actions(s, 3) == []
+    chose = RULES.apply(s, {"type": "opponent", "seat": 1, "target": 3})
+    assert RULES.actions(chose, 2) == []
+    mine = RULES.actions(chose, 3)
+    assert [a["type"] for a in mine] == ["result"] and field(mine[0], "outcome") == [[1, 3],
+                                                                                     [3, 1]]
     after = RULES.apply(s, first_choices(a))
     assert after.player(1).hp == 11 and after.player(2).hp == 9
     # The two-field form still works.

@@ -42,7 +42,8 @@ def refused(m: Match[Any], event: dict[str, Any], err: type[CompanionError],
 def test_c7_every_event_type_declares_its_fields_unknown_ones_are_refused() -> None:
     m = to_play(2)
     assert set(RULES.event_fields) == {"roll", "scan", "corner", "move", "stairs", "attack",
-                                       "skill", "result", "discard", "take", "end"}
+                                       "skill", "result", "opponent", "discard", "take",
+                                       "end"}
     assert all("seat" in f for f in RULES.event_fields.values())
     assert [k for k, f in RULES.event_fields.items() if "override" in f] == ["scan"]
     refused(m, {"type": "roll", "seat": 1, "dice": [3], "junk": "x" * 60}, MalformedEvent, None)
@@ -98,6 +99,7 @@ def test_mr9_c7_only_the_players_of_a_mini_game_or_the_referee_enter_its_result(
     m = at(m, s)
     err = refused(m, {"type": "result", "seat": 3, "winner": 1, "loser": 2}, OutOfTurn, "C-7")
     assert "Cy did not play this mini-game" in str(err)
+    m.apply({"type": "opponent", "seat": 1, "target": 2})  # Ana challenges Bo (MR-9)
     m.apply({"type": "result", "seat": 2, "winner": 1, "loser": 2})
     assert m.state.player(1).hp == 12 and m.state.player(2).hp == 9
 

@@ -300,7 +300,12 @@ def test_sk4_unit_zero_is_never_forbidden_and_cap_counts_the_set() -> None:
     bid(m, 2, 20)
     for seat in (3, 4, 1):
         pass_(m, seat)
-    # Bidding everything leaves one possible mix (SK-5): paid at once.
+    # Bidding everything leaves one possible mix (SK-5). With hidden Oinks (SK-7) the
+    # table still waits for Ben's one tap: paying at once would tell everyone he bid all
+    # he holds (with public Oinks it is paid at once: test_shrine_hidden.py).
+    assert m.state.phase == "payment"
+    assert RULES.view(m.state, 2)["payment_proposal"] == {"water": 10, "earth": 10}
+    m.apply({"type": "pay", "seat": 2})
     assert m.state.phase == "lot"
     assert oinks(m, 2)["water"] == 0 and oinks(m, 2)["earth"] == 0
 

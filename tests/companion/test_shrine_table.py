@@ -81,10 +81,14 @@ def test_sk6_rev2_a_44_bid_among_two_divides_as_a_whole_whatever_the_mix() -> No
     # Ben's are 1 Fire and 21 Air.
     assert (oinks(m, 1)["fire"], oinks(m, 1)["air"]) == (30 + 22, 30)
     assert (oinks(m, 2)["fire"], oinks(m, 2)["air"]) == (30 + 1, 30 + 21)
-    lp = RULES.last_play(m.state, None)
+    lp = RULES.last_play(m.state, 0)  # the referee; with hidden Oinks (SK-7) only they
     assert lp is not None and lp["rule"] == "SK-6" and lp["outcome"] == "win"
     assert lp["physical"][0].startswith("Cai: pay 44 Oinks (23 Fire, 21 Air); Ana takes 22")
     assert "stay in the pool" not in lp["text"]
+    public = RULES.last_play(m.state, None)
+    assert public is not None and public["physical"][:2] == [
+        "Cai pays 44 Oinks into the pool, out of sight.", "Ana and Ben each take 22 Oinks "
+        "from the pool."]
 
 
 def test_sk6_rev2_a_remainder_of_the_whole_amount_stays_in_the_pool() -> None:
@@ -100,9 +104,17 @@ def test_sk6_rev2_a_remainder_of_the_whole_amount_stays_in_the_pool() -> None:
     assert lp is not None
     assert lp["text"] == ("Ana wins Fire 5 for 7 Oinks. Ben, Cai and Dee share the 7 Oinks, "
                           "2 each. 1 Oink stays in the pool.")
-    assert lp["physical"] == ["Ana: pay 7 Fire Oinks; Ben takes 2 Fire Oinks, Cai takes 2 Fire "
-                              "Oinks, Dee takes 2 Fire Oinks.", "Leave 1 Fire Oink in the pool.",
+    # SK-7 hidden (the default): Ben's phone gives the elements of his own share only.
+    assert lp["physical"] == ["Ana pays 7 Oinks into the pool, out of sight.",
+                              "Ben: take 2 Fire Oinks from the pool.",
+                              "Cai and Dee each take 2 Oinks from the pool.",
+                              "1 Oink stays in the pool.",
                               "Ana: put Fire 5 face up in front of you."]
+    referee = RULES.last_play(m.state, 0)
+    assert referee is not None and referee["physical"] == [
+        "Ana: pay 7 Fire Oinks; Ben takes 2 Fire Oinks, Cai takes 2 Fire Oinks, Dee takes 2 "
+        "Fire Oinks.", "Leave 1 Fire Oink in the pool.",
+        "Ana: put Fire 5 face up in front of you."]
 
 
 # --------------------------------------------------------------------- SK-2 rev. 2
@@ -249,12 +261,15 @@ def test_last_play_of_the_seed_example_bid_28_names_the_sharers() -> None:
     m.apply({"type": "bid", "seat": 3, "amount": 28})
     for s in (4, 1, 2):
         m.apply({"type": "pass", "seat": s})
-    lp = RULES.last_play(m.state, None)
+    lp = RULES.last_play(m.state, 0)
     assert lp is not None
     assert lp["text"].startswith("Cai wins Fire 2 for 28 Oinks. The bid ends in 8: Ana and "
                                  "Ben hold the most 8s and share the ")
     assert lp["physical"][0].startswith("Cai: pay 28 Fire Oinks; Ana takes ")
     assert lp["physical"][0].endswith("(the pool's 2 Oinks included).")
+    lp = RULES.last_play(m.state, None)
+    assert lp is not None and lp["physical"][0] == ("Cai pays 28 Oinks into the pool, out "
+                                                    "of sight.")
     assert lp["cards"] == [{"face": "fire-2", "name": "Fire 2", "element": "fire",
                             "number": 2}]
     assert lp["movements"][0]["to_words"] == "Cai's shrine"

@@ -184,7 +184,7 @@ def test_gem_complete_effect_in_one_confirming_tap_and_the_banner_shows_the_card
     hand = table.match.state.side(seat).hand_count
     v = table.version
     taps = 0
-    page.locator("#actions .action[data-action=play] [data-face$='-ore-cart']").click()
+    page.locator("#actions .action[data-action=play] [data-face$='-ore-cart']").first.click()
     taps += 1
     expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
     # The banner: the card as a picture, the engine's sentence, the physical steps.

@@ -196,7 +196,9 @@ def test_gemcomplete_a_private_locus_card_cannot_be_found_by_probing(
     owner = int(table.match.state.turn or 1)
     prober = 3 - owner
     to_main_phase(client, app, t, owner)
-    unseen = sorted(table.match.state.side(owner).unseen)
+    # Both hidden cards of one printed deck: the first card shown binds the deck (GN-2
+    # rev. 2), and which deck a seat plays is no secret (the backs differ).
+    unseen = sorted(table.match.state.free[0].serials)
     x, y = random.Random(seed).sample(unseen, 2)
     requests = probes(t, prober, owner)
     answers = []

@@ -22,7 +22,9 @@ from companion.games.gemcomplete.state import (
     GemState,
     LocusCard,
     all_places,
+    bind,
     is_gem,
+    may_hold,
     other,
     with_side,
 )
@@ -55,7 +57,9 @@ def not_yours(state: GemState, actor: int, typed: str) -> OutOfTurn:
 def own_card(state: GemState, seat: int, card: str, actor: int | None,
              typed: str | None = None) -> CardFace:
     """The face of an unseen card (hand, deck, unidentified discard) of ``seat``, named by
-    ``actor`` (``None``: the camera or the referee, who may know everything).
+    ``actor`` (``None``: the camera or the referee, who may know everything). Before
+    ``seat`` is bound, a card of any printed deck no seat holds is its own (GN-2 rev. 2):
+    the caller binds the seat with ``bind``.
 
     Raises ``OutOfTurn`` via ``not_yours`` for any card of another seat that ``actor`` does
     not own (C-7); ``CardNotAvailable`` with the reason for the actor's own cards (C-1).
@@ -63,16 +67,17 @@ def own_card(state: GemState, seat: int, card: str, actor: int | None,
     face = state.cards[card]
     typed = card if typed is None else typed
     owner = state.owner.get(card)
-    if actor is not None and owner != actor:
+    holdable = card in may_hold(state, seat)
+    if actor is not None and owner != actor and not (actor == seat and holdable):
         raise not_yours(state, actor, typed)
+    if holdable:
+        return face
     if owner != seat:
         whose = f"{state.name(owner)}'s deck" if owner else "a deck nobody plays here"
         raise CardNotAvailable(f"card {typed!r} ({face.name}) belongs to {whose}, not to "
                                f"{state.name(seat)}'s", rule="C-1")
-    if card not in state.side(seat).unseen:
-        raise CardNotAvailable(f"card {typed!r} ({face.name}) is already "
-                               f"{_where(state, card)}", rule="C-1")
-    return face
+    raise CardNotAvailable(f"card {typed!r} ({face.name}) is already "
+                           f"{_where(state, card)}", rule="C-1")
 
 
 def _where(state: GemState, card: str) -> str:
@@ -141,7 +146,9 @@ def set_card(state: GemState, seat: int, card: str | None) -> GemState:
     unseen = side.unseen
     if card is not None:
         own_card(state, seat, card, seat)
-        unseen = unseen - {card}
+        state = bind(state, seat, card)  # the first card shown binds the deck (GN-2)
+        side = state.side(seat)
+        unseen = side.unseen - {card}
     side = evolve(side, unseen=unseen, hand_count=side.hand_count - 1,
                   locus=(*side.locus, LocusCard(card)))
     play = Play("set", "set", "GC-3", seat, (Movement(f"hand:{seat}", f"locus:{seat}", card),),
@@ -179,6 +186,8 @@ def play_card(state: GemState, seat: int, card: str | None) -> GemState:
     if is_gem(face):
         raise IllegalPlay(f"{card!r} is a Gem ({face.name}): Gems are set in the Locus, "
                           "not played", rule="GC-3")
+    state = bind(state, seat, card)
+    side = state.side(seat)
     side = evolve(side, unseen=side.unseen - {card}, hand_count=side.hand_count - 1,
                   discard=(*side.discard, card))
     effects = proposed_effects(state, seat, face)
@@ -244,6 +253,8 @@ def _reveal_one(state: GemState, seat: int, card: str, actor: int | None) -> Gem
         unseen = side.unseen
     else:
         own_card(state, seat, card, actor)
+        state = bind(state, seat, card)
+        side = state.side(seat)
         unseen = side.unseen - {card}
     locus = list(side.locus)
     locus[pos - 1] = LocusCard(card, public=True)
@@ -312,8 +323,9 @@ def effect(state: GemState, seat: int, kind: str, target: int, count: int,
     elif kind == "draw":
         new = draw(state, target, count, f"{state.name(target)} draws {count}", seat, "GC-5")
     else:
-        for c in cards:
+        for c in cards:  # one by one: the first card shown binds the deck (GN-2)
             own_card(state, target, c, seat)
+            state = bind(state, target, c)
         side = state.side(target)
         if source == "deck" and len(cards) > side.deck_count:
             raise CardNotAvailable(f"{list(cards)!r}: {state.name(target)}'s deck holds only "
@@ -324,14 +336,21 @@ def effect(state: GemState, seat: int, kind: str, target: int, count: int,
         else:
             new = mill(state, target, count, cards, "crush" if kind == "crush" else "discard",
                        seat)
-    return _resolve_pending(new, kind, target)
+    return _resolve_pending(new, kind, target, count)
 
 
-def _resolve_pending(state: GemState, kind: str, target: int) -> GemState:
-    """The proposed effect this play carried out is no longer pending (GC-3 rev. 2)."""
+def _resolve_pending(state: GemState, kind: str, target: int, count: int) -> GemState:
+    """The proposed effect this play carried out is no longer pending (GC-3 rev. 2).
+
+    An effect marked ``as_many`` (Sift's "then draw as many cards") takes the count of the
+    effect just carried out: discarding 1 of "up to 2" proposes "draw 1", not "draw 2".
+    """
     if state.pending and state.pending[0]["type"] == kind \
             and state.pending[0]["target"] == target:
         rest = state.pending[1:]
+        if rest and rest[0].get("as_many"):
+            done = {k: v for k, v in rest[0].items() if k != "as_many"}
+            rest = ({**done, "count": count}, *rest[1:])
         return evolve(state, pending=rest, pending_card=state.pending_card if rest else None)
     return state
 
@@ -344,7 +363,8 @@ def _discard_hand(state: GemState, seat: int, count: int, cards: Sequence[str],
                           f"hand, cannot discard {count}", rule="GC-2")
     side = evolve(side, hand_count=side.hand_count - count,
                   unseen=side.unseen - set(cards), discard=(*side.discard, *cards),
-                  discard_unknown=side.discard_unknown + count - len(cards))
+                  discard_unknown=side.discard_unknown + count - len(cards),
+                  owed=side.owed + count - len(cards))  # face up now: shown next (C-6)
     moves = [Movement(f"hand:{seat}", f"discard:{seat}", c) for c in cards]
     if count > len(cards):
         moves.append(Movement(f"hand:{seat}", f"discard:{seat}", None, count - len(cards)))
@@ -362,7 +382,8 @@ def mill(state: GemState, seat: int, count: int, cards: Sequence[str], verb: str
     known = list(cards[:moved])
     side = evolve(side, deck_count=side.deck_count - moved, unseen=side.unseen - set(known),
                   discard=(*side.discard, *known),
-                  discard_unknown=side.discard_unknown + moved - len(known))
+                  discard_unknown=side.discard_unknown + moved - len(known),
+                  owed=side.owed + moved - len(known))  # face up now: shown next (C-6)
     state = with_side(state, seat, side)
     state = evolve(state, crushed=state.crushed + (moved if verb == "crush" else 0))
     moves = [Movement(f"deck:{seat}", f"discard:{seat}", c) for c in known]
@@ -373,6 +394,24 @@ def mill(state: GemState, seat: int, count: int, cards: Sequence[str], verb: str
     what = (f"{verb.capitalize()} {count}: {moved} from the top of "
             f"{state.name(seat)}'s deck to the discard pile")
     return deck_out(evolve(state, last_play=play), seat, what)
+
+
+def show(state: GemState, seat: int, card: str, actor: int | None) -> GemState:
+    """One of the cards an effect put face up on ``seat``'s discard pile without a scan,
+    shown now at its owner's seat (C-6: any order; the referee may enter it by hand)."""
+    face = own_card(state, seat, card, actor)
+    state = bind(state, seat, card)  # it may be the first card the seat shows (GN-2)
+    side = state.side(seat)
+    side = evolve(side, unseen=side.unseen - {card}, discard=(*side.discard, card),
+                  discard_unknown=side.discard_unknown - 1, owed=side.owed - 1)
+    play = Play("show", "show", "C-6", actor,
+                (Movement(f"discard:{seat}", f"discard:{seat}", card),),
+                {"target": seat, "left": side.owed})
+    more = (f"{count_words(side.owed, 'more card')} to show" if side.owed
+            else "play goes on")
+    return evolve(with_side(state, seat, side), last_play=play,
+                  ruling=f"{state.name(seat)} shows {face.name} from the discard pile; "
+                         f"{more} (C-6).")
 
 
 def draw(state: GemState, seat: int, count: int, what: str, actor: int, rule: str) -> GemState:
@@ -417,7 +456,9 @@ def give_back(state: GemState, seat: int, cards: Sequence[str], to: str,
         if c in side.discard:
             continue
         own_card(state, seat, c, actor)
+        state = bind(state, seat, c)
         unknown_used += 1
+    side = state.side(seat)
     if unknown_used > side.discard_unknown:
         raise CardNotAvailable(f"{list(cards)!r}: only {side.discard_unknown} unidentified "
                                f"cards lie in {state.name(seat)}'s discard pile", rule="C-1")
@@ -444,6 +485,8 @@ def effect_words(state: GemState, e: Mapping[str, Any]) -> str:
     who = state.name(int(e["target"]))
     n = int(e.get("count", 1))
     cards = "card" if n == 1 else "cards"
+    if e["type"] == "draw" and e.get("as_many"):
+        return f"{who} draws as many cards as they discarded."
     if e["type"] == "draw":
         return f"{who} draws {n} {cards}."
     if e["type"] == "crush":

@@ -1,7 +1,8 @@
 """Gem Complete (seed 004): the ``Rules`` object, set-up and the events (GC-1..GC-5).
 
-Two players, each with their own 40-card deck (GC-1): seat 1 plays ``deck-a``, seat 2
-plays ``deck-b`` (own backs; the binding is made at table creation, GN-2). The companion
+Two players, each with their own 40-card deck (GC-1, own backs): a seat plays the printed
+deck of the first card it shows, or the one the option ``decks`` fixes (GN-2 rev. 2;
+``state.bind``); the other seat then plays the other deck. The companion
 tracks per seat (GC-2): deck count, hand count, the Locus (an ordered row of face-down
 cards; a card's identity is known once revealed, or privately to its owner when scanned as
 it is set), and the face-up discard pile. Cards drawn are unknown until shown.
@@ -51,6 +52,7 @@ from companion.cards import DeckData, load_deck
 from companion.engine import (
     Event,
     JSONDict,
+    Option,
     Rules,
     Setup,
     card_list,
@@ -66,10 +68,14 @@ from companion.games.gemcomplete.state import (
     CHOOSE,
     DECLARE,
     GemState,
+    PrintedDeck,
     Side,
     all_places,
+    bind,
     is_gem,
+    may_hold,
     other,
+    owing,
 )
 from companion.zones import parse_zone
 
@@ -82,6 +88,11 @@ class GemCompleteRules(Rules[GemState]):
     min_players = 2
     max_players = 2
     zones = ("seat:<n>", "locus:<n>")
+    options = (
+        Option("decks", "", "GN-2",
+               "leave empty: each player plays the deck of the first card they show; or fix "
+               "the deck per seat, e.g. 'b, a'"),
+    )
     event_fields: ClassVar[Mapping[str, frozenset[str]]] = {
         "first_player": frozenset({"value"}),
         "next": frozenset({"seat"}),
@@ -102,23 +113,53 @@ class GemCompleteRules(Rules[GemState]):
         return load_deck(self.id)
 
     def start(self, setup: Setup) -> GemState:
-        order = list(self.deck.decks)  # seat 1: deck-a, seat 2: deck-b (GN-2 binding)
-        owner: dict[str, int] = {}
-        sides = []
-        for seat in setup.seats:
-            deck_id = order[seat - 1]
-            sets = sorted({setup.sets.get(s, 1) for s, f in setup.cards.items()
-                           if f.deck == deck_id})
-            if not sets:
-                raise BadSetup(f"seat {seat} ({setup.name(seat)!r}) needs a printed {deck_id!r}; "
-                               "the print runs hold none", rule="GC-1")
-            serials = [s for s, f in setup.cards.items()
-                       if f.deck == deck_id and setup.sets.get(s, 1) == sets[0]]
-            for s in serials:
-                owner[s] = seat
-            sides.append(Side(deck_id, frozenset(serials), len(serials)))
-        out = frozenset(s for s in setup.cards if s not in owner)
-        return GemState(tuple(setup.players), dict(setup.cards), owner, tuple(sides), out=out)
+        """Both seats unbound (GN-2 rev. 2: each plays the deck of the first card it shows),
+        unless the option ``decks`` fixes a seat's deck; raises ``BadSetup``."""
+        order = list(self.deck.decks)
+        runs: dict[tuple[str, int], set[str]] = {}
+        for s, f in setup.cards.items():
+            runs.setdefault((f.deck, setup.sets.get(s, 1)), set()).add(s)
+        free = [PrintedDeck(d, p, frozenset(serials)) for (d, p), serials in
+                sorted(runs.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1]))]
+        if len(free) < 2:
+            raise BadSetup("Gem Complete needs two printed decks; the print runs hold "
+                           f"{len(free)}", rule="GC-1")
+        full = len(free[0].serials)  # GC-1: both decks hold 40 cards
+        state = GemState(tuple(setup.players), dict(setup.cards), {},
+                         tuple(Side("", frozenset(), full) for _ in setup.seats),
+                         free=tuple(free))
+        for seat, want in enumerate(self._fixed(setup), 1):
+            if want is None or state.side(seat).deck_id == want:
+                continue  # not fixed, or already the one deck left for it
+            chosen = next((p for p in state.free if p.deck_id == want), None)
+            if chosen is None or state.side(seat).deck_id:
+                raise BadSetup(f"seat {seat} ({setup.name(seat)!r}) is fixed to "
+                               f"{self.deck.decks[want].name}, and the print runs hold no free "
+                               "printed set of it", rule="GN-2")
+            state = bind(state, seat, next(iter(chosen.serials)))
+        return state
+
+    def _fixed(self, setup: Setup) -> list[str | None]:
+        """The option ``decks`` per seat: a deck id, or ``None`` (the first card shown
+        binds, GN-2 rev. 2); raises ``BadSetup`` naming what it cannot read."""
+        text = str(setup.options.get("decks", "") or "")
+        items = [x.strip().casefold() for x in text.split(",")] if text.strip() else []
+        if len(items) > 2:
+            raise BadSetup(f"option 'decks' names {len(items)} decks for 2 players: {text!r}",
+                           rule="GN-2")
+        out: list[str | None] = []
+        for item in items:
+            if item in ("", "-", "any"):
+                out.append(None)
+                continue
+            found = [d for d, info in self.deck.decks.items()
+                     if item in {d, d.removeprefix("deck-"), info.name.casefold()}]
+            if not found:
+                raise BadSetup(f"there is no deck {item!r}; the decks are "
+                               f"{', '.join(d.removeprefix('deck-') for d in self.deck.decks)}",
+                               rule="GN-2")
+            out.append(found[0])
+        return out + [None] * (2 - len(out))
 
     # ----------------------------------------------------------------- apply
 
@@ -138,6 +179,10 @@ class GemCompleteRules(Rules[GemState]):
         if state.turn is None:
             raise IllegalPlay(f"{kind!r} refused: the starting player is not drawn yet",
                               rule="GC-3")
+        waiting = owing(state)
+        if waiting and not (kind == "scan" and self._shows(event, waiting)):
+            # C-6: the cards just put face up are shown first; nothing else is accepted.
+            raise IllegalPlay(f"{kind!r} waits: {words.prompt(state)[0]}", rule="C-6")
         new = self._scan(state, event) if kind == "scan" else self._act(state, kind, event)
         return evolve(new, adjudicated=new.adjudicated + 1)
 
@@ -146,6 +191,15 @@ class GemCompleteRules(Rules[GemState]):
         if seat not in (1, 2):
             raise MalformedEvent(f"there is no seat {seat!r} at this table")
         return int(seat)
+
+    def _shows(self, event: Event, waiting: list[int]) -> bool:
+        """Whether ``event`` (a scan) shows a card in the seat zone of a seat the table waits
+        for (C-6); a malformed zone is left to ``_scan`` to refuse."""
+        try:
+            z = parse_zone(require(event, "zone", str), 2)
+        except MalformedEvent:
+            return True
+        return z.kind == "seat" and z.seat in waiting
 
     def _scan(self, state: GemState, event: Event) -> GemState:
         z = parse_zone(require(event, "zone", str), 2)
@@ -157,6 +211,9 @@ class GemCompleteRules(Rules[GemState]):
             # C-7: a seat shows cards only in its own zones; checked before the card.
             raise rule.not_yours(state, by, typed)
         seat = z.seat
+        if z.kind == "seat" and seat in owing(state):
+            # A card an effect put face up, shown at its owner's seat (C-6).
+            return rule.show(state, seat, self._card(state, typed, seat, by), by)
         # Who acts and when first (GC-3), then which card: the answer to a seat that may not
         # act never depends on the card named.
         if z.kind == "seat":
@@ -209,7 +266,8 @@ class GemCompleteRules(Rules[GemState]):
             if to not in ("hand", "deck"):
                 raise MalformedEvent(f"'to' must be 'hand' or 'deck', got {to!r}")
             side = state.side(target)
-            cards = [self._pick(state, t, [*side.discard, *sorted(side.unseen)], seat)
+            cards = [self._pick(state, t, [*side.discard, *sorted(may_hold(state, target))],
+                                seat)
                      for t in self._typed(event)]
             return rule.effect(state, seat, kind, target, 0, cards, "deck", str(to))
         count = require(event, "count", int)
@@ -221,7 +279,8 @@ class GemCompleteRules(Rules[GemState]):
         typed = self._typed(event, required=False) if kind != "draw" else []
         if len(typed) > count or len(set(typed)) != len(typed):
             raise MalformedEvent(f"{typed!r}: at most {count} different cards")
-        cards = [self._pick(state, t, sorted(state.side(target).unseen), seat) for t in typed]
+        cards = [self._pick(state, t, sorted(may_hold(state, target)), seat)
+                 for t in typed]
         if len(set(cards)) != len(cards):
             raise MalformedEvent(f"{typed!r}: at most {count} different cards")
         return rule.effect(state, seat, kind, target, count, cards, str(source), "")
@@ -256,7 +315,7 @@ class GemCompleteRules(Rules[GemState]):
 
     def _card(self, state: GemState, typed: str, seat: int, actor: int | None) -> str:
         """A card of ``seat``'s hand (a face id picks an unseen copy)."""
-        return self._pick(state, typed, sorted(state.side(seat).unseen), actor)
+        return self._pick(state, typed, sorted(may_hold(state, seat)), actor)
 
     def _reveal_card(self, state: GemState, seat: int, typed: str, offset: int = 0) -> str:
         """A card revealed at the next selected Locus position (a face id: the card known
@@ -266,7 +325,7 @@ class GemCompleteRules(Rules[GemState]):
         if at < len(state.declaration):
             slot = state.side(seat).locus[state.declaration[at] - 1].serial
             known = [slot] if slot else []
-        return self._pick(state, typed, [*known, *sorted(state.side(seat).unseen)], seat)
+        return self._pick(state, typed, [*known, *sorted(may_hold(state, seat))], seat)
 
     # ----------------------------------------------------------------- views (view.py)
 
@@ -314,6 +373,11 @@ class GemCompleteRules(Rules[GemState]):
         """A random legal event. Hands are unknown, so one is sampled from the unseen cards."""
         if state.finished or state.turn is None:
             return None
+        waiting = owing(state)
+        if waiting:  # C-6: the owner shows a card just put face up on the discard pile
+            seat = waiting[0]
+            return {"type": "scan", "seat": seat, "zone": f"seat:{seat}",
+                    "card": rng.choice(sorted(may_hold(state, seat)))}
         cur = state.turn
         side = state.side(cur)
         if state.step == "choose":
@@ -323,7 +387,7 @@ class GemCompleteRules(Rules[GemState]):
             pos = state.declaration[len(state.revealed)]
             known = side.locus[pos - 1].serial
             if known is None:
-                known = rng.choice(sorted(side.unseen))
+                known = rng.choice(sorted(may_hold(state, cur)))
             return {"type": "reveal", "seat": cur, "cards": [known]}
         if state.step == "declaration":
             gems = [i for i, ls in enumerate(side.locus, 1)
@@ -339,7 +403,8 @@ class GemCompleteRules(Rules[GemState]):
             return proposed
         if state.step == "recovery":
             return {"type": "next", "seat": cur}
-        pool = sorted(side.unseen)
+        # An unbound seat holds cards of one printed deck it has not shown yet (GN-2).
+        pool = sorted(side.unseen if side.deck_id else rng.choice(state.free).serials)
         hand = rng.sample(pool, min(side.hand_count, len(pool)))
         if not state.set_this_turn and hand:
             in_hand = [c for c in hand if is_gem(state.cards[c])]

@@ -37,8 +37,19 @@ class LocusCard:
 
 
 @dataclass(frozen=True)
+class PrintedDeck:
+    """One printed 40-card deck of the table's print runs (GC-1): deck id, print run and
+    its serials."""
+
+    deck_id: str
+    printed: int
+    serials: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Side:
-    """One player's zones (GC-2)."""
+    """One player's zones (GC-2); ``deck_id`` is empty until the seat is bound to a printed
+    deck (GN-2 rev. 2: by the first card it shows, or fixed in the lobby)."""
 
     deck_id: str
     unseen: frozenset[str]  # own serials not yet seen (deck, hand, unknown Locus/discards)
@@ -47,6 +58,7 @@ class Side:
     locus: tuple[LocusCard, ...] = ()
     discard: tuple[str, ...] = ()  # face up, identified, oldest first
     discard_unknown: int = 0  # put on the discard pile without a scan
+    owed: int = 0  # of those, put there by the last effect: the table waits for them (C-6)
 
 
 @dataclass(frozen=True)
@@ -75,6 +87,7 @@ class GemState:
     pending: tuple[Mapping[str, Any], ...] = ()
     pending_card: str | None = None
     last_play: Play | None = None
+    free: tuple[PrintedDeck, ...] = ()  # printed decks no seat is bound to yet (GN-2)
 
     def side(self, seat: int) -> Side:
         return self.sides[seat - 1]
@@ -97,6 +110,44 @@ def with_side(state: GemState, seat: int, side: Side) -> GemState:
     return evolve(state, sides=tuple(sides))
 
 
+def owing(state: GemState) -> list[int]:
+    """The seats whose cards an effect just put face up on their discard pile without a
+    scan: the table waits until each is shown at its owner's seat (C-6)."""
+    if state.finished:
+        return []
+    return [s for s in (1, 2) if state.side(s).owed]
+
+
+def may_hold(state: GemState, seat: int) -> frozenset[str]:
+    """The cards ``seat`` may show as its own unseen cards: its deck's not seen yet, or,
+    before it is bound, those of every printed deck no seat holds (GN-2 rev. 2, C-1)."""
+    side = state.side(seat)
+    if side.deck_id:
+        return side.unseen
+    return frozenset().union(*(p.serials for p in state.free))
+
+
+def bind(state: GemState, seat: int, card: str) -> GemState:
+    """``seat`` bound to the printed deck of ``card`` (GN-2 rev. 2). When one seat and one
+    printed deck are left, that seat plays it; once both are bound, the other printed
+    decks leave the game. Unchanged if the seat is bound or ``card`` is of no free deck."""
+    chosen = next((p for p in state.free if card in p.serials), None)
+    if state.side(seat).deck_id or chosen is None:
+        return state
+    owner = dict(state.owner)
+    owner.update(dict.fromkeys(chosen.serials, seat))
+    side = evolve(state.side(seat), deck_id=chosen.deck_id, unseen=chosen.serials)
+    state = evolve(with_side(state, seat, side), owner=owner,
+                   free=tuple(p for p in state.free if p is not chosen))
+    left = [s for s in (1, 2) if not state.side(s).deck_id]
+    if len(left) == 1 and len(state.free) == 1:
+        return bind(state, left[0], next(iter(state.free[0].serials)))
+    if not left:
+        state = evolve(state, free=(),
+                       out=state.out | frozenset().union(*(p.serials for p in state.free)))
+    return state
+
+
 def is_public(state: GemState, card: str) -> bool:
     """Whether both players see ``card`` where it is now (a discard pile, a Locus card
     revealed at the Complete Declaration under way, or out of the game)."""
@@ -117,6 +168,8 @@ def known_to(state: GemState, card: str, viewer: int | None) -> bool:
 
 def all_places(state: GemState) -> dict[str, str]:
     where: dict[str, str] = dict.fromkeys(state.out, "out")
+    for p in state.free:  # in the box, or in the hand of a seat not bound yet (GN-2)
+        where.update(dict.fromkeys(p.serials, "unknown"))
     for seat, side in enumerate(state.sides, 1):
         for s in side.unseen:
             where[s] = f"unknown:{seat}"

@@ -8,8 +8,9 @@ rev. 2: the four turned face down again are hidden from the opponent again).
 View keys: ``game``, ``phase`` ("setup" | "play" | "over"), ``turn``, ``turn_number``,
 ``step`` ("declaration" | "reveal" | "choose" | "recovery" | "main"), ``set_this_turn``,
 ``declaration`` (``positions``, ``revealed`` cards, ``declarer``) or None, ``seats`` (per
-seat: ``seat``, ``name``, ``deck_name``, ``deck``, ``hand``, ``locus`` (per position:
-``position``, ``known``, ``public``, and ``card``/``face``/``name``/``gem`` when this
+seat: ``seat``, ``name``, ``deck_name`` ("deck not chosen yet" before the seat is bound,
+GN-2), ``to_show`` (cards just put face up to show, C-6), ``deck``, ``hand``, ``locus``
+(per position: ``position``, ``known``, ``public``, and ``card``/``face``/``name``/``gem`` when this
 viewer may see it), ``discard`` (known cards, oldest first), ``discard_unknown``),
 ``pending`` (the played card's proposed effects in words), ``prompt``, ``prompt_rule``,
 ``ruling`` (plain words for players, the log line for the referee), ``rule``, ``finished``,
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion import words
-from companion.cards import DeckData
+from companion.cards import DeckData, load_deck
 from companion.engine import JSONDict, Play
 from companion.games.gemcomplete.adjudicate import effect_words, proposal
 from companion.games.gemcomplete.state import (
@@ -31,7 +32,9 @@ from companion.games.gemcomplete.state import (
     GemState,
     is_gem,
     known_to,
+    may_hold,
     other,
+    owing,
 )
 
 # ---------------------------------------------------------------------- prompts
@@ -43,6 +46,10 @@ def prompt(state: GemState) -> tuple[str, str]:
         return f"Game over: {state.name(state.winners[0])} wins.", "GC-5"
     if state.turn is None:
         return "The companion draws the starting player.", "GC-3"
+    for seat in owing(state):
+        n = state.side(seat).owed
+        return (f"{state.name(seat)}: show the {words.count(n, 'card')} just put face up on "
+                "your discard pile at your seat (scan or tap each, any order).", "C-6")
     who = state.name(state.turn)
     if state.step == "declaration":
         return f"{who}: Complete Declaration Step: declare, or move on.", "GC-4"
@@ -81,12 +88,14 @@ def view(game: str, deck: DeckData, state: GemState, viewer: int | None) -> JSON
     for seat, side in enumerate(state.sides, 1):
         seats.append({
             "seat": seat, "name": state.name(seat),
-            "deck_name": deck.decks[side.deck_id].name,
+            "deck_name": (deck.decks[side.deck_id].name if side.deck_id
+                          else "deck not chosen yet"),
             "deck": side.deck_count, "hand": side.hand_count,
             "locus": _locus_rows(state, seat, viewer),
             "discard": [{"card": c, "face": state.cards[c].id, "name": state.cards[c].name}
                         for c in side.discard],
             "discard_unknown": side.discard_unknown,
+            "to_show": side.owed if not state.finished else 0,  # C-6: cards to show now
         })
     decl = None
     if state.declaration:
@@ -119,12 +128,19 @@ def view(game: str, deck: DeckData, state: GemState, viewer: int | None) -> JSON
 
 
 def _faces(state: GemState, serials: Iterable[str], gems: bool = True) -> list[JSONDict]:
-    """Distinct faces of ``serials`` as tappable tiles (C-1: the engine picks the copy)."""
+    """Distinct faces of ``serials`` as tappable tiles (C-1: the engine picks the copy).
+    Tiles of several decks (a seat not bound yet, GN-2 rev. 2) carry ``group``, the deck's
+    name, so a page can show them deck by deck."""
+    cards = sorted(serials, key=lambda c: state.cards[c].code)
+    grouped = len({state.cards[c].deck for c in cards}) > 1
+    decks = load_deck("gemcomplete").decks
     seen: dict[str, JSONDict] = {}
-    for s in sorted(serials, key=lambda c: state.cards[c].code):
+    for s in cards:
         f = state.cards[s]
-        if gems or not is_gem(f):
-            seen.setdefault(f.id, {"face": f.id, "name": f.name, "gem": is_gem(f)})
+        if (gems or not is_gem(f)) and f.id not in seen:
+            seen[f.id] = {"face": f.id, "name": f.name, "gem": is_gem(f)}
+            if grouped:
+                seen[f.id]["group"] = decks[f.deck].name
     return list(seen.values())
 
 
@@ -146,13 +162,22 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
                                      "kind": "choices", "count": CHOOSE,
                                      "choices": choices}]})
         return acts
+    waiting = owing(state)
+    if waiting:  # C-6: only the cards just put face up, shown by their owner, are accepted
+        return [{"type": "scan", "seat": s, "rule": "C-6",
+                 "label": f"Show the {words.count(state.side(s).owed, 'card')} from your "
+                          "discard pile",
+                 "fields": [{"name": "card", "label": "Card on your discard pile",
+                             "kind": "card", "zone": f"seat:{s}",
+                             "faces": _faces(state, may_hold(state, s))}]}
+                for s in waiting if seat in (None, s)]
     if seat not in (None, cur):
         return []
     side = state.side(cur)
     if state.step == "reveal":
         pos = state.declaration[len(state.revealed)]
         slot = side.locus[pos - 1].serial
-        tiles = _faces(state, [slot] if slot else side.unseen)
+        tiles = _faces(state, [slot] if slot else may_hold(state, cur))
         return [{"type": "reveal", "label": f"Reveal Locus position {pos}", "seat": cur,
                  "rule": "GC-4", "fields": [{"name": "cards", "label": "Revealed card",
                                              "kind": "card", "zone": f"locus:{cur}",
@@ -176,12 +201,13 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
                      "rule": "GC-3",
                      "fields": [{"name": "card", "label": "Card (private scan, optional)",
                                  "kind": "card", "zone": f"locus:{cur}", "optional": True,
-                                 "faces": _faces(state, side.unseen)}]})
+                                 "faces": _faces(state, may_hold(state, cur))}]})
     if side.hand_count:
         acts.append({"type": "play", "label": "Play a card", "seat": cur, "rule": "GC-3",
                      "fields": [{"name": "card", "label": "Card (scan, optional)",
                                  "kind": "card", "zone": f"seat:{cur}", "optional": True,
-                                 "faces": _faces(state, side.unseen, gems=False)}]})
+                                 "faces": _faces(state, may_hold(state, cur),
+                                                 gems=False)}]})
     target = {"name": "target", "label": "Whose cards", "kind": "choice",
               "choices": [{"value": s, "label": state.name(s)} for s in (1, 2)]}
     count = {"name": "count", "label": "How many", "kind": "int", "min": 1, "max": 40}
@@ -303,6 +329,10 @@ def text(state: GemState, play: Play, viewer: int | None) -> str:
     elif play.kind == "return":
         into = "into hand" if f["to"] == "hand" else "back into the deck"
         said = f"{target} takes {_listed(state, moved, viewer)} from the discard pile {into}."
+    elif play.kind == "show":
+        left = int(f["left"])
+        said = (f"{target} shows {_listed(state, moved, viewer)} from the discard pile."
+                + (f" {words.count(left, 'more card')} to show." if left else ""))
     if play.outcome == "deck_out":
         said += (f" {words.possessive(state.name(int(f['loser'])))} deck is empty: "
                  f"{state.name(int(f['winner']))} wins.")
@@ -333,13 +363,17 @@ def physical(state: GemState, play: Play, viewer: int | None) -> list[str]:
         declarer = state.name(int(f["declarer"]))
         return [f"{declarer}: put {_listed(state, moved, viewer)} on your discard pile.",
                 f"{declarer}: turn the other four face down again, in their order."]
+    unscanned = sum(m.count for m in play.movements if m.serial is None)
+    show = ([f"{target}: show {'it' if unscanned == 1 else 'them'} at your seat, one by one "
+             "(any order), so the companion knows them."]
+            if unscanned and play.kind in ("crush", "discard") and not state.finished else [])
     if play.kind in ("crush", "discard") and f.get("from") == "deck":
         n = int(f["moved"])
-        return [f"{target}: put the top {words.count(n, 'card')} of your deck on your "
-                "discard pile."]
+        return [f"{target}: put the top {words.count(n, 'card')} of your deck face up on your "
+                "discard pile.", *show]
     if play.kind == "discard":
-        return [f"{target}: put {words.count(int(f['count']), 'card')} from your hand on "
-                "your discard pile."]
+        return [f"{target}: put {words.count(int(f['count']), 'card')} from your hand face up "
+                "on your discard pile.", *show]
     if play.kind == "return":
         what = _listed(state, moved, viewer)
         if f["to"] == "hand":

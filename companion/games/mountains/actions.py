@@ -106,15 +106,23 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
             out.append({"type": "roll", "label": "Enter the die of your skill 1", "seat": x,
                         "fields": _die_fields(1), "rule": "MR-8"})
         elif p.kind == "result" and x in s.living and (not referee or x == p.seat):
-            # The drawer's phone, the challenged player's, or the referee's (once) enters
-            # the result (C-7). One choice per possible outcome ([winner, loser]): the
-            # drawer against each opponent; another phone sees only its own match-up.
+            # The drawer's phone, the chosen opponent's, or the referee's (once) enters the
+            # result (C-7, MR-9). One choice per possible outcome ([winner, loser]): the
+            # drawer against the opponent they chose, or each opponent until they choose.
+            rivals = [p.other] if p.other else [y for y in s.living if y != p.seat]
+            if x not in (p.seat, p.other):
+                continue  # a third phone: not its mini-game (before the choice: nobody's)
+            if not p.other and len(rivals) > 1 and x == p.seat:
+                out.append({"type": "opponent", "label": "Whom do you challenge?",
+                            "seat": x, "fields": [
+                                {"name": "target", "label": "Opponent", "kind": "choice",
+                                 "choices": [{"value": y, "label": s.name(y)}
+                                             for y in rivals]}], "rule": "MR-9"})
             outcomes: list[JSONDict] = []
-            for y in s.living:
-                if y != p.seat and (referee or x in (p.seat, y)):
-                    outcomes += [
-                        {"value": [p.seat, y], "label": f"{s.name(p.seat)} beat {s.name(y)}"},
-                        {"value": [y, p.seat], "label": f"{s.name(y)} beat {s.name(p.seat)}"}]
+            for y in rivals:
+                outcomes += [
+                    {"value": [p.seat, y], "label": f"{s.name(p.seat)} beat {s.name(y)}"},
+                    {"value": [y, p.seat], "label": f"{s.name(y)} beat {s.name(p.seat)}"}]
             out.append({"type": "result", "label": f"Who won {s.face(p.card).name!r}?",
                         "seat": x, "fields": [
                             {"name": "outcome", "label": "Result", "kind": "choice",

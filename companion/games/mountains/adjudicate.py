@@ -20,7 +20,7 @@ from companion.errors import (
     OutOfTurn,
     UnknownCard,
 )
-from companion.games.mountains import skills
+from companion.games.mountains import challenge, skills
 from companion.games.mountains.board import can_reach
 from companion.games.mountains.state import (
     FACE_DOWN,
@@ -102,6 +102,7 @@ def _strikes(event: Event) -> list[tuple[str, int]]:
 _MR = re.compile(r"\((?:[^()]*?, )?(MR-\d+|C-\d+)\)")
 _RULE_OF = {"roll": "MR-11", "scan": "MR-6", "corner": "MR-2", "move": "MR-5",
             "stairs": "MR-5", "attack": "MR-7", "skill": "MR-8", "result": "MR-9",
+            "opponent": "MR-9",
             "discard": "MR-9", "take": "MR-9", "end": "MR-4"}
 
 
@@ -335,7 +336,8 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
                    "turn: it can be used from now on (MR-7)")
     if expect == "challenge":
         s = move_card(s, card, discard("challenge"))
-        s = evolve(s, pending=(Pending("result", seat, card=card), *s.pending))
+        opp = challenge.first_opponent(s, seat)  # MR-9: the drawer's choice, if any left
+        s = evolve(s, pending=(Pending("result", seat, card=card, other=opp), *s.pending))
         return s, (f"{name} draws the challenge {face.name!r}{forced}: {face.text} "
                    "Enter the winner (MR-9)")
     s = move_card(s, card, discard("chance"))
@@ -509,40 +511,6 @@ def _on_skill(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     return bump(s, "skills"), text
 
 
-def _on_result(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
-    pend = next((p for p in s.pending if p.kind == "result"), None)
-    if pend is None:
-        raise IllegalPlay("no challenge is being played", rule="MR-9")
-    if "outcome" in event:  # one choice of the result action: [winner, loser]
-        outcome = require(event, "outcome", list)
-        if len(outcome) != 2 or not all(
-            isinstance(x, int) and not isinstance(x, bool) for x in outcome
-        ):
-            raise MalformedEvent(f"'outcome' is [winner seat, loser seat], got {outcome!r}")
-        winner, loser = outcome
-    else:
-        winner = require(event, "winner", int)
-        loser = require(event, "loser", int)
-    for x in (winner, loser):
-        if not 1 <= x <= len(s.players) or not s.player(x).alive:
-            raise IllegalPlay(f"seat {x!r} is not a player in the game", rule="MR-9")
-    if winner == loser or pend.seat not in (winner, loser):
-        raise IllegalPlay(f"the challenge is between {s.name(pend.seat)} and an opponent; got "
-                          f"winner {winner!r}, loser {loser!r}", rule="MR-9")
-    sender = _sender(s, event)
-    if sender is not None and sender not in (winner, loser):
-        # C-7: the players in the mini-game, or the referee (no sender), enter its result.
-        raise OutOfTurn(f"{s.name(sender)} did not play this mini-game; {s.name(winner)} or "
-                        f"{s.name(loser)} (or the referee) enters who won", rule="C-7")
-    rest = list(s.pending)
-    rest.remove(pend)
-    s = evolve(s, pending=tuple(rest))
-    face = s.face(pend.card)
-    s, w = apply_effect(s, winner, face.attrs["winner"], other=loser, source=face.name)
-    s, lo = apply_effect(s, loser, face.attrs["loser"], other=winner, source=face.name)
-    return s, f"{s.name(winner)} wins {face.name!r}: {'; '.join(w + lo)} (MR-9)"
-
-
 def _on_pick_weapon(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     kind = event_type(event)
     seat = _seat(s, event)
@@ -582,7 +550,8 @@ HANDLERS = {
     "stairs": _on_stairs,
     "attack": _on_attack,
     "skill": _on_skill,
-    "result": _on_result,
+    "result": challenge.on_result,
+    "opponent": challenge.on_opponent,
     "discard": _on_pick_weapon,
     "take": _on_pick_weapon,
     "end": _on_end,

@@ -41,7 +41,9 @@ def random_play(
         if p.kind == "stairs":
             return {"type": "stairs", "seat": p.seat, "take": rng.random() < 0.5}
         if p.kind == "result":
-            opp = rng.choice([y for y in s.living if y != p.seat])
+            opp = p.other or rng.choice([y for y in s.living if y != p.seat])
+            if not p.other and rng.random() < 0.5:  # the drawer names the opponent first
+                return {"type": "opponent", "seat": p.seat, "target": opp}
             pair = [p.seat, opp]
             rng.shuffle(pair)
             return {"type": "result", "winner": pair[0], "loser": pair[1]}

@@ -33,8 +33,11 @@ or as ``"die": a`` with ``"die2": b``; every die is 1-6):
 * ``{"type": "skill", "seat", "skill": "basic"|"1"|"2"|"3", ...}``: parameters
   ``target``, ``card``, ``tile``, ``add`` as the skill needs (``skills``, MR-8).
 * ``{"type": "result", "winner": SEAT, "loser": SEAT}`` (or ``"outcome": [winner, loser]``,
-  as the result action offers it): who won the challenge mini-game; one of them is the
-  player who drew the card (MR-9). A ``seat`` sending it must be one of the two.
+  as the result action offers it): who won the challenge mini-game, between the player who
+  drew the card and the opponent they chose (MR-9). A ``seat`` sending it must be one of
+  the two; before the drawer has chosen, only the drawer (or the referee) enters it.
+* ``{"type": "opponent", "seat", "target"}``: whom the drawer of a challenge card
+  challenges (MR-9; the drawer or the referee; automatic when one opponent is left).
 * ``{"type": "discard", "seat", "card"}``: the weapon a seat discards (a chance or
   challenge penalty). ``{"type": "take", "seat", "card"}``: the weapon a seat takes from
   the loser of a challenge.
@@ -112,6 +115,7 @@ class MountainsRules(Rules[MountainsState]):
         "attack": frozenset({"seat", "strikes", "card", "target", "card2", "target2"}),
         "skill": frozenset({"seat", "skill", "target", "card", "tile", "add"}),
         "result": frozenset({"seat", "winner", "loser", "outcome"}),
+        "opponent": frozenset({"seat", "target"}),
         "discard": frozenset({"seat", "card"}),
         "take": frozenset({"seat", "card"}),
         "end": frozenset({"seat"}),

@@ -149,6 +149,10 @@ def problem(s: MountainsState, seat: int, slot: str) -> tuple[str, str] | None:
         return "no other player has a weapon", "MR-8"
     if key == ("huan", "1") and s.attacked:
         return "you have already attacked this turn, so +2 damage could not apply", "MR-8"
+    if key == ("ling-yu", "basic") and s.attacked:
+        # MR-8 rev. 2: the doubled range is only for an attack still to come this turn.
+        return ("you have already attacked this turn, so a doubled range could not apply",
+                "MR-8")
     if key in {("huan", "1"), ("ling-yu", "basic")} and not skill_cards(s, seat, slot):
         return "you have no weapon you can use this turn", "MR-7"
     if key == ("huan", "basic") and not skill_targets(s, seat, slot):

@@ -79,8 +79,12 @@ def pending_text(s: MountainsState, p: Pending) -> str:
     name = s.name(p.seat)
     if p.kind == "draw":
         return f"{name} draws a {p.deck} card and shows it in their seat zone"
+    if p.kind == "result" and p.other:
+        return (f"{name} plays {s.face(p.card).name!r} against {s.name(p.other)}; "
+                "enter who won")
     if p.kind == "result":
-        return f"{name} plays {s.face(p.card).name!r}; enter the winner and the loser"
+        return (f"{name} plays {s.face(p.card).name!r}; {name} chooses an opponent "
+                "(or enters who won)")
     if p.kind == "roll":
         return f"{name} rolls a die for skill 1"
     if p.kind == "stairs":
@@ -180,6 +184,8 @@ def view(s: MountainsState, seat: int | None) -> JSONDict:
         "boosted": s.boosted or None,
         "piles": piles,
         "pending": [{"kind": p.kind, "seat": p.seat, "deck": p.deck or None,
+                     # MR-9: whom the drawer of a challenge chose (null: not yet)
+                     **({"opponent": p.other or None} if p.kind == "result" else {}),
                      "text": pending_text(s, p)} for p in s.pending],
         "order_rolls": [list(r) for r in s.order_rolls],
         "pick_order": list(s.pick_order),

@@ -281,7 +281,7 @@ class ShrineRules(Rules[ShrineState]):
         """Open the next cycle (SK-3), or end the game when the deck is empty (SK-9)."""
         if not state.deck:
             return self._finish(state)
-        size = min(1 + extra, len(state.deck))
+        size = min(1 + extra, len(state.deck))  # SK-8: the last lot takes what is left
         cards = "one card" if size == 1 else f"{size} cards (a set, SK-8)"
         return evolve(
             state, phase="lot", cycle=state.cycle + 1, cycle_first=first, lot_size=size,
@@ -343,14 +343,15 @@ class ShrineRules(Rules[ShrineState]):
             zero_bids=state.zero_bids + (1 if zero else 0), tally=tally,
         )
         said = f"{state.name(seat)} bids {amount}."
-        if zero and len(state.deck) > 0:
-            said += " A bid ending in 0: one more card joins the next lot (SK-8)."
+        if zero:
+            said += f" {words.zero_bid_words(len(state.deck), 1 + state.zero_bids)[:-1]} (SK-8)."
         active = [s for s in state.seats if s not in state.passed and s != seat]
         if not active:
             return self._won(state, said, ("bid", seat, amount))
         nxt = next_active(state, seat)
         play = Play("bid", "bid", "SK-8" if zero else "SK-4", seat, (),
-                    {"amount": amount, "zero": zero, "next": nxt})
+                    {"amount": amount, "zero": zero, "next": nxt, "deck": len(state.deck),
+                     "wanted": 1 + state.zero_bids})
         return evolve(state, turn=nxt, last_play=play,
                       ruling=f"{said} {state.name(nxt)}: bid more than {amount} or pass.")
 
@@ -383,10 +384,14 @@ class ShrineRules(Rules[ShrineState]):
 
     def _won(self, state: ShrineState, said: str,
              after: tuple[str, int, int]) -> ShrineState:
-        """One bidder remains (SK-3): pay now if the mix is forced, else wait for ``pay``."""
+        """One bidder remains (SK-3): pay now if the mix is forced by the lot (or, with
+        public Oinks, by the winner's holdings), else wait for ``pay``."""
         winner = state.high
         low, high = payment_bounds(state)
-        if low == high:
+        # SK-7: with hidden Oinks a set of several elements always waits for the winner's
+        # tap, even when their holdings leave one mix: paying at once would tell the table
+        # that they lack one of the elements.
+        if low == high and (state.public_oinks or len(lot_elements(state)) == 1):
             return self._settle(state, dict(zip(lot_elements(state), low, strict=True)), said,
                                 after)
         # The proposal follows the winner's holdings, so it is shown on their phone and the

@@ -193,3 +193,9 @@ def count_up(tally: Mapping[str, int], key: str, by: int = 1) -> dict[str, int]:
 def above_bottom(state: ShrineState) -> frozenset[str]:
     """Deck cards that lie above the start draws put at the bottom (SK-2 rev. 2)."""
     return state.deck - state.bottom
+
+
+def next_lot_size(state: ShrineState) -> int:
+    """Cards in the next lot if this auction ended now: one plus one for every zero bid
+    (SK-8), but no more than the deck still holds (0: this is the last lot, SK-9)."""
+    return min(1 + state.zero_bids, len(state.deck))

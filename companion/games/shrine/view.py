@@ -8,7 +8,8 @@ View keys, the big screen's first: ``lot`` [card], ``standing_bid``, ``high_bidd
 ``turn``, ``next_bidder`` (a name), then ``game``, ``phase``, ``players`` [{seat, name}],
 ``oinks_visibility``, ``start`` {round, contenders, draws}, ``starter``, ``cycle``,
 ``cycle_first``, ``deck_count``, ``lot_size``, ``lot_elements``, ``next_lot_size``,
-``passed``, ``bids`` [{seat, amount}], ``pool`` {element: n}, ``oinks`` {seat: {element:
+``passed``, ``bids`` [{seat, amount}], ``pool`` {element: n} (null with hidden Oinks but
+for the referee, SK-7), ``pool_total``, ``oinks`` {seat: {element:
 n}} (only the seats this viewer may see, SK-7), ``oinks_total``, ``shrines`` {seat:
 [card]}, ``influence`` {seat: {points, groups: [{kind, points, cards}]}}, ``out`` [card],
 ``last_settlement``, ``payment_proposal``, ``prompt``, ``prompt_rule``, ``ruling``,
@@ -44,6 +45,7 @@ from companion.games.shrine.state import (
     element_text,
     lot_elements,
     lot_text,
+    next_lot_size,
     number,
     seat_names,
 )
@@ -130,10 +132,14 @@ def view(game: str, state: ShrineState, seat: int | None) -> JSONDict:
         "deck_count": len(state.deck),
         "lot_size": state.lot_size,
         "lot_elements": lot_elements(state),
-        "next_lot_size": 1 + state.zero_bids,
+        "next_lot_size": next_lot_size(state),
         "passed": sorted(state.passed),
         "bids": [{"seat": s, "amount": a} for s, a in state.bids],
-        "pool": dict(zip(state.elements, state.pool, strict=True)),
+        # SK-7: the pool's elements follow from the hidden mixes paid and shared, so with
+        # hidden Oinks only its size is shown (the referee sees the elements).
+        "pool": (dict(zip(state.elements, state.pool, strict=True))
+                 if sees_oinks(state, seat, 0) else None),
+        "pool_total": sum(state.pool),
         "oinks": {str(s): dict(zip(state.elements, state.oinks[s - 1], strict=True))
                   for s in visible},
         "oinks_total": {str(s): sum(state.oinks[s - 1]) for s in visible},
@@ -141,7 +147,7 @@ def view(game: str, state: ShrineState, seat: int | None) -> JSONDict:
                     for s in state.seats},
         "influence": infl,
         "out": [card_json(state, c) for c in state.out],
-        "last_settlement": dict(state.last),
+        "last_settlement": settlement(state, seat),
         "payment_proposal": (propose_payment(state)
                              if state.phase == "payment" and state.high in visible else None),
         "prompt": prompt(state, ids=referee),
@@ -164,6 +170,27 @@ def view(game: str, state: ShrineState, seat: int | None) -> JSONDict:
         v["forbidden_units"] = forbidden_units(state, seat)
         v["max_bid"] = capacity(state, seat) if state.phase == "bidding" else None
     return v
+
+
+def sees_oinks(state: ShrineState, viewer: int | None, seat: int) -> bool:
+    """Whether ``viewer`` (``None`` the big screen, ``0`` the referee) may see ``seat``'s
+    Oinks element by element (SK-7); ``seat`` 0 stands for the pool. With hidden Oinks a
+    player sees only their own, until the end shows everyone's (SK-10 ties)."""
+    return (viewer == 0 or state.public_oinks or state.finished
+            or (viewer is not None and viewer == seat))
+
+
+def settlement(state: ShrineState, viewer: int | None) -> JSONDict:
+    """The latest settlement for ``viewer``: with hidden Oinks the mix paid and each share
+    by element only for the player concerned (SK-7); bid, sharers and reason for all."""
+    last: JSONDict = dict(state.last)
+    if "winner" not in last:
+        return last
+    if not sees_oinks(state, viewer, int(last["winner"])):
+        last.pop("paid", None)
+    last["shares"] = {s: g for s, g in last.get("shares", {}).items()
+                      if sees_oinks(state, viewer, int(s))}
+    return last
 
 
 def influence_json(state: ShrineState, seat: int) -> JSONDict:
@@ -303,7 +330,7 @@ def text(state: ShrineState, play: Play) -> str:
         return (f"The lot is {lot_text(state)}. "
                 f"{state.name(int(f['first']))} bids first.")
     if play.kind == "bid":
-        zero = " A bid ending in 0: one more card joins the next lot." if f["zero"] else ""
+        zero = f" {zero_bid_words(int(f['deck']), int(f['wanted']))}" if f["zero"] else ""
         return f"{who} bids {f['amount']}.{zero} {state.name(int(f['next']))} is next."
     if play.outcome == "pass":
         return f"{who} passes. {state.name(int(f['next']))} is next."
@@ -314,6 +341,20 @@ def text(state: ShrineState, play: Play) -> str:
         return (f"{who} wins {_cards(state, f['lot'])} for {f['bid']} Oinks and pays in any "
                 f"mix of {element_text(state, f['elements'])}.")
     return _settled(state, play) + _over(state, f)
+
+
+def zero_bid_words(deck: int, wanted: int) -> str:
+    """What a bid ending in 0 does (SK-8), said truthfully at the end of the deck: the
+    zero bids so far want a next lot of ``wanted`` cards and the deck holds ``deck``."""
+    if deck == 0:
+        return ("A bid ending in 0 would add a card to the next lot, but the deck is empty: "
+                "this is the last lot, and the game ends once it is settled.")
+    if wanted > deck:
+        left = "only 1 card is" if deck == 1 else f"only {deck} cards are"
+        last = "the last card" if deck == 1 else f"the last {deck} cards"
+        return (f"A bid ending in 0 would add a card to the next lot, but {left} left: the "
+                f"next lot is {last} of the deck, and the game ends after it.")
+    return "A bid ending in 0: one more card joins the next lot."
 
 
 def _settled(state: ShrineState, play: Play) -> str:
@@ -351,8 +392,10 @@ def _over(state: ShrineState, f: Mapping[str, Any]) -> str:
     return f" The deck is empty: {seat_names(state, st.winners)} share the win."
 
 
-def physical(state: ShrineState, play: Play) -> list[str]:
-    """What to do with the physical cards and Oinks, one sentence each."""
+def physical(state: ShrineState, play: Play, viewer: int | None = 0) -> list[str]:
+    """What to do with the physical cards and Oinks, one sentence each, for ``viewer``
+    (``None`` the big screen, ``0`` the referee): with hidden Oinks each player reads the
+    elements of their own payment or share only (SK-7)."""
     f: Mapping[str, Any] = play.facts
     out = []
     if play.kind == "draw":
@@ -367,6 +410,9 @@ def physical(state: ShrineState, play: Play) -> list[str]:
                    "middle of the table.")
     elif play.outcome == "set_aside":
         out.append(f"Put {_cards(state, f['lot'])} aside, out of the game.")
+    elif play.outcome == "win" and not all(
+            sees_oinks(state, viewer, int(s)) for s in (f["winner"], *f["shares"], 0)):
+        out += _hidden_settlement(state, f, viewer)
     elif play.outcome == "win":
         winner = state.name(int(f["winner"]))
         takes = [f"{state.name(int(s))} takes {_oinks(state, g)}"
@@ -384,9 +430,42 @@ def physical(state: ShrineState, play: Play) -> list[str]:
     return out
 
 
+def _hidden_settlement(state: ShrineState, f: Mapping[str, Any],
+                       viewer: int | None) -> list[str]:
+    """The Oinks of a settlement with hidden Oinks (SK-7): the winner pays into the pool
+    out of sight and each sharer takes their share from it, each told the elements of
+    their own Oinks only; everyone else hears the amounts (which the bid already says)."""
+    winner = int(f["winner"])
+    name = state.name(winner)
+    bid = int(f["bid"])
+    if viewer == winner:
+        out = [f"{name}: pay {_oinks(state, f['paid'])} into the pool, out of sight."]
+    else:
+        out = [f"{name} pays {words.count(bid, 'Oink')} into the pool, out of sight."]
+    others = []
+    for s, got in f["shares"].items():
+        if not got:
+            continue
+        if viewer == int(s):
+            out.append(f"{state.name(int(s))}: take {_oinks(state, got)} from the pool.")
+        else:
+            others.append(int(s))
+    if others:
+        each = words.count(int(f["each"]), "Oink")
+        verb = "takes" if len(others) == 1 else "each take"
+        out.append(f"{seat_names(state, others)} {verb} {each} from the pool.")
+    left = sum(f["pool"].values())
+    if left:
+        out.append(f"{words.count(left, 'Oink')} {'stays' if left == 1 else 'stay'} in the "
+                   "pool.")
+    out.append(f"{name}: put {_cards(state, f['lot'])} face up in front of you.")
+    return out
+
+
 def last_play(state: ShrineState, seat: int | None) -> JSONDict | None:
-    """The latest play for any viewer: Shrine's cards are all face up when they move, and
-    Oinks paid are handed over in view of the table, so every viewer gets the same."""
+    """The latest play for ``seat`` (``None`` the big screen, ``0`` the referee): Shrine's
+    cards are all face up when they move; with hidden Oinks the elements of a payment or a
+    share reach only the player concerned and the referee (SK-7)."""
     play = state.last_play
     if play is None:
         return None
@@ -410,5 +489,6 @@ def last_play(state: ShrineState, seat: int | None) -> JSONDict | None:
                        f"back the {play.facts['bid']} paid, and the pool is put back as it "
                        "was.")
     return {"kind": play.kind, "outcome": play.outcome, "rule": play.rule, "seat": play.seat,
-            "text": text(state, play), "physical": physical(state, play), "cards": cards,
+            "text": text(state, play), "physical": physical(state, play, seat),
+            "cards": cards,
             "movements": moves, "undo": undo}

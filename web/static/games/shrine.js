@@ -15,6 +15,8 @@ export default function shrine(v) {
     stat("cards in the deck", v.deck_count ?? "—")));
   if ((v.passed || []).length) kids.push(h("p", {}, "Passed: ", v.passed.map(seatLabel).join(", ")));
   if (v.pool) kids.push(titled("Pool", h("div", {class: "stats small"}, Object.entries(v.pool).map(([el, n]) => stat(el, n, "el-" + el)))));
+  // SK-7 hidden Oinks: only the pool's size is shown, never its elements.
+  else if (v.pool_total != null) kids.push(titled("Pool", h("div", {class: "stats small"}, stat("Oinks", v.pool_total))));
   const oinks = perSeat(v.oinks);
   if (oinks.length) kids.push(titled("Oinks", seatTable(oinks.map(([s, o]) => ({seat: s, ...o})),
     [["player", (r) => seatLabel(r.seat)], ...Object.keys(oinks[0][1]).map((el) => [el, (r) => r[el]]),
