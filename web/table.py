@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion import words
+from companion import naming, words
 from companion.engine import Event, Match, Rules
 from companion.errors import (
     CompanionError,
@@ -518,12 +518,14 @@ class Table:
             return rec
 
     def resolve_card(self, text: str) -> str:
-        """A serial from a serial or a scanned payload; raises ``UnknownCard``/``Malformed``."""
+        """A serial from a serial or a scanned payload (a face id or printed name as is);
+        raises ``UnknownCard``/``Malformed``."""
         if not isinstance(text, str) or not text.strip():
             raise MalformedPayload(f"a card must be a serial or a payload, got {text!r}")
         text = text.strip()
-        if any(c.face.id == text for c in self.book.cards.values()):
-            return text  # a face id entered by hand: the engine picks a copy (C-1, C-6)
+        if any(c.face.id == text for c in self.book.cards.values()) or naming.faces_named(
+                self.match.setup.cards, text):
+            return text  # a face id or name entered by hand: the engine picks a copy (C-1)
         if text.startswith("T1:"):
             return self.book.resolve(text, self.game).serial
         return self.book.card(text.upper()).serial
