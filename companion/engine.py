@@ -519,6 +519,9 @@ class Match(Generic[S]):
         # ``rulings`` as texts or ``Said``s made texts when read; ``_told`` are texts.
         self._said: list[Any] = []
         self._told = 0
+        # ``plays[i]``: what event ``i`` did, as data (``state.last_play``), to be told again
+        # to each viewer as the table stands when read (``Rules.retell``).
+        self.plays: list[Play | None] = []
         self.initial: S = rules.start(setup)
         # A ``ruling`` property (God Num) is read only when ``rulings`` is: words off the path.
         self._derived = isinstance(getattr(type(self.initial), "ruling", None), property)
@@ -561,6 +564,7 @@ class Match(Generic[S]):
         if said is None:
             said = Said([(_ruling_of, state)]) if self._derived else state.ruling
         self._said.append(said)
+        self.plays.append(state.__dict__.get("last_play"))
         self.state = state
         return state
 
@@ -580,10 +584,13 @@ class Match(Generic[S]):
         keep = self.events[:-count]
         state = self.initial
         rulings: list[Any] = []
+        plays: list[Play | None] = []
         for e in keep:
             state = self.rules.apply(state, e)
             rulings.append(self._ruling(state))
+            plays.append(state.__dict__.get("last_play"))
         self.events, self._said, self._told, self.state = keep, rulings, 0, state
+        self.plays = plays
         return dropped
 
     def replay(self) -> S:

@@ -103,6 +103,8 @@ class Table:
         self.book = book
         self.lock = threading.RLock()
         self._cache: dict[str, tuple[int, str]] = {}
+        # What each undone play did (record seq -> ``Play``), to tell it again when read.
+        self._undone: dict[int, Any] = {}
         # The latest refused play, shown on the pages until the next accepted one (issue 11).
         self.refusal: dict[str, Any] | None = None
         # "Play again with the same players": the table made from this one, where its
@@ -153,8 +155,9 @@ class Table:
                 elif rec.kind == "undo":
                     voids = set(rec.body.get("voids", []))
                     group = [r for r in self.records if r.seq in voids]
-                    for r in group:
+                    for r, play in zip(group, self.match.plays[-len(group):], strict=False):
                         r.voided_by = rec.seq
+                        self._undone[r.seq] = play  # told again when read (``history``)
                     self.match.undo(len(group))
                 self.records.append(rec)
             return len(new)
@@ -183,9 +186,27 @@ class Table:
         """What the latest undo undid, in words this viewer may read (if it is the latest)."""
         if not self.records or self.records[-1].kind != "undo":
             return None
-        said: Mapping[str, str] = self.records[-1].body.get("said", {})
+        return self._undone_words(self.records[-1], viewer)
+
+    def _told(self, play: Any, viewer: Viewer) -> str | None:
+        """``play`` in the words ``viewer`` may read as the table stands now (issue 18 §2:
+        never the words of an earlier, more visible moment); ``None``: no such words."""
+        if play is None:
+            return None
+        seat = 0 if viewer.role == "host" else viewer.seat if viewer.role == "seat" else None
+        try:
+            return self.rules.retell(self.match.state, play, seat)
+        except CompanionError:
+            return None
+
+    def _undone_words(self, rec: Record, viewer: Viewer) -> str:
+        voids = rec.body.get("voids") or [0]
+        now = self._told(self._undone.get(int(voids[0])), viewer)
+        if now:
+            return now
+        said: Mapping[str, str] = rec.body.get("said", {})
         key = "host" if viewer.role == "host" else viewer.key
-        return said.get(key) or said.get("public")
+        return str(said.get(key) or said.get("public") or "the last play")
 
     def snapshot(self, viewer: Viewer) -> dict[str, Any]:
         """The JSON a viewer receives: version, game, view, actions, timer, undo notice."""
@@ -233,7 +254,7 @@ class Table:
             "winners": list(state.winners),
             "timer": self.timer(),
             "undone": self.last_undo(viewer),
-            "history": self.history(),
+            "history": self.history(viewer),
             # What the latest play did, per viewer (issue 11; 0 = the referee), and the
             # print runs, so "play again" makes a table with the same cards.
             "refused": self._refusal_for(viewer),
@@ -430,13 +451,23 @@ class Table:
         text = self.rules.view(self.match.state, None).get("ruling")
         return str(text) if text else ""
 
-    def history(self, count: int = 8) -> list[dict[str, Any]]:
-        """The newest public rulings, newest first, for every page (undone ones marked)."""
+    def history(self, viewer: Viewer = PUBLIC, count: int = 8) -> list[dict[str, Any]]:
+        """The newest rulings, newest first, for every page (undone ones marked), each told
+        to ``viewer`` as the table stands now: a card turned face down again since is not
+        named (GC-4 rev. 2, issue 18 §2)."""
         out = []
+        plays = self.match.plays
+        live = len(plays)
         for r in reversed(self.records):
             text = r.public or (r.ruling if r.kind == "timer" else "")
-            if r.kind == "undo":
-                text = "Undone: " + str(r.body.get("said", {}).get("public", "the last play"))
+            if r.kind == "event":
+                play = self._undone.get(r.seq) if r.voided else (
+                    plays[live - 1] if live > 0 else None)
+                if not r.voided:
+                    live -= 1
+                text = self._told(play, viewer) or text
+            elif r.kind == "undo":
+                text = "Undone: " + self._undone_words(r, viewer)
             if text:
                 out.append({"seq": r.seq, "time": r.time, "text": text, "voided": r.voided})
             if len(out) >= count:
@@ -467,6 +498,7 @@ class Table:
             if not group:
                 raise NothingToUndo("there is no play to undo at this table")
             before_events = list(self.match.events)
+            undone = self.match.plays[-len(group):]
             self.match.undo(len(group))
             try:
                 after = self.rules.apply(self.match.state, group[0].body)
@@ -484,8 +516,9 @@ class Table:
                          {"voids": [r.seq for r in group], "said": said},
                          f"Undone: {group[0].ruling}", public=f"Undone: {said['public']}")
             try:
-                for r in group:
+                for r, play in zip(group, undone, strict=True):
                     r.voided_by = seq
+                    self._undone[r.seq] = play
                 self.records.append(rec)
                 store.append(self.id, [rec], void=[r.seq for r in group], voided_by=seq)
             except BaseException:

@@ -251,9 +251,16 @@ def _name(state: GemState, serial: str | None, viewer: int | None) -> str | None
     return state.cards[serial].name
 
 
-def _listed(state: GemState, serials: Iterable[str | None], viewer: int | None,
-            unnamed: str = "a card") -> str:
-    return words.names(_name(state, s, viewer) or unnamed for s in serials)
+def _listed(state: GemState, serials: Iterable[str | None], viewer: int | None) -> str:
+    """The cards by name where ``viewer`` may know them, the others counted: "Ruby,
+    Emerald and 4 other cards" (never "a card, a card", C-8)."""
+    known = [n for n in (_name(state, s, viewer) for s in serials)]
+    names = [n for n in known if n]
+    hidden = len(known) - len(names)
+    if hidden:
+        names.append(("another card" if hidden == 1 else f"{hidden} other cards") if names
+                     else ("a card" if hidden == 1 else f"{hidden} cards"))
+    return words.names(names)
 
 
 def text(state: GemState, play: Play, viewer: int | None) -> str:
