@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-import re
 import secrets
 import threading
 import time
@@ -77,14 +76,6 @@ class Viewer:
 
 PUBLIC = Viewer("public")
 HOST = Viewer("host")
-
-
-# Plain words for players (C-8): ruling ids in brackets ("(WX-4)", "(C-1, logged)"), places
-# ("seat:2", 'deck:1', "pile:weapon"), "seat 2" and quoted face ids ('wood') in a refusal.
-RULE_IN_BRACKETS = re.compile(r"\s*\((?:[^()]*?\b[A-Z]{1,3}-\d+[a-z]?\b[^()]*?)\)")
-PLACE = re.compile(r"'?\b((?:seat|deck|hand|discard|locus|pile):[a-z0-9_]+)\b'?")
-SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")
-QUOTED = re.compile(r"'([a-z][a-z0-9-]*)'")
 
 
 class Table:
@@ -289,20 +280,11 @@ class Table:
         return out
 
     def plain(self, text: str) -> str:
-        """``text`` as a player reads it (C-8): no ruling ids (the refusal's ``rule`` keeps
-        them for "why?"), places and seats by the players' names, faces by their names."""
-        players = self.players
-        faces = {c.face.id: c.face.name for c in self.book.cards.values()}
-
-        def seat(m: re.Match[str]) -> str:
-            n = int(m.group(1))
-            return players[n - 1] if 1 <= n <= len(players) else m.group(0)
-
-        out = RULE_IN_BRACKETS.sub("", text)
-        out = PLACE.sub(lambda m: words.place(m.group(1), players), out)
-        out = SEAT_NUMBER.sub(seat, out)
-        out = QUOTED.sub(lambda m: faces.get(m.group(1), m.group(0)), out)
-        return re.sub(r"\s+([.,;:])", r"\1", out)
+        """``text`` as a player reads it (C-8, ``companion.words.plain``): no ruling ids,
+        places and seats by the players' names, faces and serials by the cards' names."""
+        cards = self.book.cards.values()
+        return words.plain(text, self.players, {c.face.id: c.face.name for c in cards},
+                           {c.serial: c.face.name for c in cards})
 
     def _next_for(self, viewer: Viewer) -> dict[str, Any] | None:
         """Where this viewer's page goes once the host made the next table: a seat to the

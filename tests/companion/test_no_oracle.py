@@ -115,10 +115,12 @@ def answer(rules: Rules[Any], setup: Setup, state: Any, event: Mapping[str, Any]
 
 
 def channels(rules: Rules[Any], m: Match[Any], plays: list[Any], seat: int) -> Any:
-    """Everything ``seat`` reads besides its view: actions, the latest play, history."""
+    """Everything ``seat`` reads besides its view: its actions, the latest play (with its
+    undo lines), every play as told now (history), and the big screen it also sees."""
     state = m.state
-    told = [rules.retell(state, p, seat) for p in plays]
-    return json.dumps([rules.actions(state, seat), rules.last_play(state, seat), told],
+    told = [rules.retell(state, p, s) for p in plays for s in (seat, None)]
+    return json.dumps([rules.actions(state, seat), rules.last_play(state, seat), told,
+                       rules.view(state, None), rules.last_play(state, None)],
                       sort_keys=True, default=str)
 
 

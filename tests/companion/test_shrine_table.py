@@ -254,7 +254,7 @@ def test_last_play_of_the_seed_example_bid_28_names_the_sharers() -> None:
     assert lp["text"].startswith("Cai wins Fire 2 for 28 Oinks. The bid ends in 8: Ana and "
                                  "Ben hold the most 8s and share the ")
     assert lp["physical"][0].startswith("Cai: pay 28 Fire Oinks; Ana takes ")
-    assert lp["physical"][0].endswith("(the pool's 2 Oinks included).")
+    assert lp["physical"][0].endswith(", the pool's 2 Oinks included.")
     assert lp["cards"] == [{"face": "fire-2", "name": "Fire 2", "element": "fire",
                             "number": 2}]
     assert lp["movements"][0]["to_words"] == "Cai's shrine"

@@ -263,6 +263,11 @@ def _listed(state: GemState, serials: Iterable[str | None], viewer: int | None) 
     return words.names(names)
 
 
+def _top(n: int) -> str:
+    """"card" for the top card, "3 cards" for more (never "the top 1 card")."""
+    return "card" if n == 1 else words.count(n, "card")
+
+
 def text(state: GemState, play: Play, viewer: int | None) -> str:
     """One plain sentence for ``play`` as ``viewer`` may know it (C-7, C-8)."""
     f: Mapping[str, Any] = play.facts
@@ -303,8 +308,8 @@ def text(state: GemState, play: Play, viewer: int | None) -> str:
     elif play.kind in ("crush", "discard") and f.get("from") == "deck":
         n = int(f["moved"])
         said = (f"{'Crush' if play.kind == 'crush' else 'Discard'} {f['count']}: the top "
-                f"{words.count(n, 'card')} of {words.possessive(target)} deck go to the "
-                "discard pile.")
+                f"{_top(n)} of {words.possessive(target)} deck {'goes' if n == 1 else 'go'} "
+                "to the discard pile.")
     elif play.kind == "discard":
         said = f"{target} discards {words.count(int(f['count']), 'card')} from hand."
     elif play.kind == "return":
@@ -342,8 +347,7 @@ def physical(state: GemState, play: Play, viewer: int | None) -> list[str]:
                 f"{declarer}: turn the other four face down again, in their order."]
     if play.kind in ("crush", "discard") and f.get("from") == "deck":
         n = int(f["moved"])
-        return [f"{target}: put the top {words.count(n, 'card')} of your deck on your "
-                "discard pile."]
+        return [f"{target}: put the top {_top(n)} of your deck on your discard pile."]
     if play.kind == "discard":
         return [f"{target}: put {words.count(int(f['count']), 'card')} from your hand on "
                 "your discard pile."]
