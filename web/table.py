@@ -94,8 +94,10 @@ class Table:
         self.book = book
         self.lock = threading.RLock()
         self._cache: dict[str, tuple[int, str]] = {}
-        # What each undone play did (record seq -> ``Play``), to tell it again when read.
+        # What each undone play did (record seq -> ``Play``), to tell it again when read;
+        # after a restart found again by replaying the log once (``_recall_undone``).
         self._undone: dict[int, Any] = {}
+        self._recalled = False
         # The latest refused play, shown on the pages until the next accepted one (issue 11).
         self.refusal: dict[str, Any] | None = None
         # "Play again with the same players": the table made from this one, where its
@@ -190,9 +192,33 @@ class Table:
         except CompanionError:
             return None
 
+    def _undone_play(self, seq: int) -> Any:
+        if seq not in self._undone and not self._recalled:
+            self._recall_undone()
+        return self._undone.get(seq)
+
+    def _recall_undone(self) -> None:
+        """What each undone play of the log did, by replaying every record once (C-3): a
+        table loaded after a restart tells its undone plays as the one that undid them."""
+        self._recalled = True
+        m = Match(self.rules, self.match.setup)
+        seqs: list[int] = []
+        try:
+            for r in self.records:
+                if r.kind == "event":
+                    m.apply(r.body)
+                    seqs.append(r.seq)
+                elif r.kind == "undo" and (n := len(r.body.get("voids", []))):
+                    for seq, play in zip(seqs[-n:], m.plays[-n:], strict=False):
+                        self._undone.setdefault(seq, play)
+                    m.undo(n)
+                    del seqs[-n:]
+        except CompanionError:  # a log the rules no longer replay: the stored words stand
+            log.exception("could not replay table %s to tell its undone plays", self.id)
+
     def _undone_words(self, rec: Record, viewer: Viewer) -> str:
         voids = rec.body.get("voids") or [0]
-        now = self._told(self._undone.get(int(voids[0])), viewer)
+        now = self._told(self._undone_play(int(voids[0])), viewer)
         if now:
             return now
         said: Mapping[str, str] = rec.body.get("said", {})
@@ -443,7 +469,7 @@ class Table:
         for r in reversed(self.records):
             text = r.public or (r.ruling if r.kind == "timer" else "")
             if r.kind == "event":
-                play = self._undone.get(r.seq) if r.voided else (
+                play = self._undone_play(r.seq) if r.voided else (
                     plays[live - 1] if live > 0 else None)
                 if not r.voided:
                     live -= 1

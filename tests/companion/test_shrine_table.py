@@ -225,7 +225,7 @@ def test_last_play_of_the_start_draws_says_who_starts_and_where_the_cards_go() -
     moves = [(mv["name"], mv["from_words"], mv["to_words"]) for mv in lp["movements"]]
     assert moves[0] == ("Air 2", "the deck", "in front of Cai")
     assert ("Fire 7", "in front of Ana", "the bottom of the deck") in moves
-    assert lp["undo"][0] == ("Take Air 2 back from the bottom of the deck and put it back: "
+    assert lp["undo"][0] == ("Take Air 2 back from the bottom of the deck and put it back "
                              "in front of Cai.")
     scan(m, "earth-9", "seat:1")
     scan(m, "earth-8", "seat:2")

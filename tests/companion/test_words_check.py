@@ -55,7 +55,7 @@ CASES = [(g, n) for g in GAMES for n in sorted({find_rules(g).min_players,
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_every_word_a_player_reads_is_plain(game: str, players: int) -> None:
     found: dict[str, tuple[int, str]] = {}
-    for seed in range(3):
+    for seed in range(2):
         rng = random.Random(seed)
         out = play_random(game, players, rng)
         rules = out.match.rules
