@@ -47,6 +47,8 @@ PROBES: dict[str, list[Probe]] = {
     "mountains": [
         lambda p, o, c: {"type": "scan", "card": c, "zone": f"seat:{p}", "seat": p},
         lambda p, o, c: {"type": "attack", "strikes": [{"card": c, "target": o}], "seat": p},
+        lambda p, o, c: {"type": "attack", "card": c, "target": o, "card2": c,
+                         "target2": o, "seat": p},
         lambda p, o, c: {"type": "skill", "skill": 1, "card": c, "seat": p},
         lambda p, o, c: {"type": "discard", "card": c, "seat": p},
         lambda p, o, c: {"type": "take", "card": c, "seat": p},

@@ -16,6 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import bearer, make_table
 
+from companion.naming import QUOTED_SERIAL
 from web import services
 from web.table import PUBLIC, Viewer
 
@@ -112,3 +113,50 @@ def test_history_is_the_same_for_two_tables_that_differ_only_in_a_hidden_card(
             seen.append(json.dumps(snap, sort_keys=True))
         pages.append(seen)
     assert pages[0] == pages[1]
+
+
+def test_naming_a_gem_by_face_or_name_tells_nothing_of_ana_s_locus(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    """Issue 18 §1: Ben's crush, discard and return naming "a-ruby", "Ruby" or "RUBY" read
+    "Ben cannot name 'a-ruby' here" when both of Ana's Rubies are set privately in her Locus
+    and "Ben cannot name '<serial>' here" when one is in her deck or hand: six probes told
+    which Gems she had set. Now one world answers exactly as the other."""
+    worlds = []
+    for both in (True, False):
+        for _ in range(40):  # the companion draws who starts (C-4): Ana, seat 1, in both
+            t = make_table(client, data_dir, "gemcomplete", 2)
+            table = services(app).tables.get(t["table"])
+            if table.match.state.turn == 1:
+                break
+        state = table.match.state
+        unseen = sorted(state.side(1).unseen)
+        rubies = [s for s in unseen if state.cards[s].name == "Ruby"]
+        other = next(s for s in unseen if state.cards[s].name == "Emerald")
+        assert len(rubies) == 2
+        for card in (rubies[0], rubies[1] if both else other):
+            act(client, t, {"type": "next", "seat": 1})
+            act(client, t, {"type": "next", "seat": 1})
+            act(client, t, {"type": "set", "seat": 1, "card": card})
+            act(client, t, {"type": "next", "seat": 1})
+            for _ in range(3):
+                act(client, t, {"type": "next", "seat": 2})
+        for _ in range(2):  # on to Ben's Main Phase, where he enters effects (GC-3)
+            act(client, t, {"type": "next", "seat": 1})
+        while table.match.state.turn != 2 or table.match.state.step != "main":
+            act(client, t, {"type": "next", "seat": table.match.state.turn})
+        ben = bearer(t["seats"][1]["token"])
+        answers = []
+        for typed in ("a-ruby", "Ruby", "RUBY", "ruby", rubies[0], rubies[1]):
+            for body in ({"type": "crush", "target": 1, "count": 1, "cards": [typed]},
+                         {"type": "discard", "target": 1, "count": 1, "from": "hand",
+                          "cards": [typed]},
+                         {"type": "return", "target": 1, "cards": [typed], "to": "hand"},
+                         {"type": "crush", "target": 1, "count": 1, "cards": typed}):
+                r = client.post(f"/api/tables/{t['table']}/actions", json=body, headers=ben)
+                answers.append((typed, r.status_code, r.json.get("code"), r.json.get("error")))
+                assert r.status_code != 200, r.json
+                assert not any(s in json.dumps(r.json) for s in rubies if s != typed)
+        worlds.append(answers)
+    assert worlds[0] == worlds[1]
+    for typed, _status, _code, error in worlds[0]:
+        assert not QUOTED_SERIAL.search(error) or typed in error, error
