@@ -32,9 +32,7 @@ from companion.errors import (
     StaleVersion,
 )
 from companion.names import player_names
-
-# The games import these from here (the shared naming path lives in ``companion.naming``).
-from companion.naming import card_list as card_list
+from companion.naming import card_list as card_list  # the games import them from here
 from companion.naming import card_ref as card_ref
 
 Event = Mapping[str, Any]
@@ -405,9 +403,8 @@ class Rules(ABC, Generic[S]):
 
     def retell(self, state: S, play: Play | None, seat: int | None) -> str | None:
         """An earlier ``play`` in words for ``seat`` (``None``: the big screen, ``0``: the
-        referee) as ``state``, the table now, lets it know (history and undo lines are told
-        when read, so a card hidden again stays hidden, issue 18 §2). ``None``: the words
-        of the moment stand (a game where nothing once shown is hidden again)."""
+        referee) as ``state``, the table now, lets it know: history and undo lines are told
+        when read (issue 18 §2). ``None``: the words of the moment stand."""
         return None
 
     @abstractmethod
