@@ -555,7 +555,10 @@ class Match(Generic[S]):
         rules = self.rules
         if rules.event_fields:
             check_event_fields(event, rules.event_fields)
-        state, event = apply_named(rules, self.setup, self.state, event)
+        try:
+            state = rules.apply(self.state, event)
+        except CompanionError:  # names read and refusals worded on the refused path only
+            state, event = apply_named(rules, self.setup, self.state, event)
         self.events.append(dict(event))
         said = state.__dict__.get("said")  # as ``_ruling``, inline: this runs on every event
         if said is None:
