@@ -9,16 +9,19 @@ screen by any of them, while their owner still reads them.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtools import bearer, make_table
+from webtools import NAMES, PLAYERS, bearer, make_table, register_run
 
+from companion.errors import CompanionError
 from companion.naming import QUOTED_SERIAL
 from web import services
-from web.table import PUBLIC, Viewer
+from web.table import HOST, PUBLIC, Table, Viewer
 
 KEPT = ["Sapphire", "Topaz", "Amethyst", "Diamond"]
 
@@ -160,3 +163,90 @@ def test_naming_a_gem_by_face_or_name_tells_nothing_of_ana_s_locus(
     assert worlds[0] == worlds[1]
     for typed, _status, _code, error in worlds[0]:
         assert not QUOTED_SERIAL.search(error) or typed in error, error
+
+
+# -- Every game: two tables that differ only in a hidden card (issue 18 §2) ----------------
+HIDDEN = ("unknown", "deck", "universe", "pile", "locus", "hand")
+
+
+def _hidden(place: str) -> bool:
+    return place.split(":")[0] in HIDDEN
+
+
+def _swapped(value: Any, a: str, b: str) -> Any:
+    if value in (a, b):
+        return b if value == a else a
+    if isinstance(value, list):
+        return [_swapped(v, a, b) for v in value]
+    if isinstance(value, dict):
+        return {k: _swapped(v, a, b) for k, v in value.items()}
+    return value
+
+
+def _page(table: Table, viewer: Viewer) -> dict[str, Any]:
+    """A viewer's snapshot (what its page and its event stream get), less the table's id
+    and the clock."""
+    snap: dict[str, Any] = json.loads(table.versioned_snapshot(viewer)[1])
+    for key in ("table", "now", "timer"):
+        snap.pop(key)
+    for line in snap["history"]:
+        line.pop("time")
+    return snap
+
+
+@pytest.mark.parametrize("game", ["wuxing", "godnum", "shrine", "mountains", "gemcomplete"])
+def test_two_tables_that_differ_in_a_hidden_card_read_alike_on_every_channel(
+        app: Flask, data_dir: Path, monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    """Two tables of the same print run: on the second, two cards that lie in the same
+    hidden place are exchanged in every play. While a seat's view is the same on both, so
+    is everything its page and stream read: history, the latest play, undo lines, the
+    notice of a refused play, the big screen, at every step, with undos on the way."""
+    # The companion's own draws (C-4) the same on both tables: seeded, as in simulations.
+    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(0))
+    players = PLAYERS[game]
+    run = register_run(data_dir, game, players)
+    svc = services(app)
+    tables = [svc.tables.create(game, NAMES[:players], {}, [run.run_id]) for _ in range(2)]
+    ta, tb = tables
+    rules = ta.rules
+    rng = random.Random(7)
+    start = rules.places(ta.match.state)
+    cards = ta.match.setup.cards
+    pool = [s for s in sorted(cards) if _hidden(start[s])]
+    a = rng.choice(pool)
+    b = rng.choice([s for s in pool if s != a and start[s] == start[a]
+                    and cards[s].deck == cards[a].deck])
+    knows: set[int] = set()
+    compared = 0
+    for step in range(150):
+        event = rules.random_play(ta.match.state, rng)
+        if event is None:
+            break
+        ta.play(svc.store, event, HOST)
+        try:
+            tb.play(svc.store, _swapped(event, a, b), HOST)
+        except CompanionError:
+            break  # the second table cannot follow: the tables part here
+        if step % 9 == 8:  # an undo now and then, on both (C-3)
+            ta.undo(svc.store, HOST)
+            tb.undo(svc.store, HOST)
+        places = [rules.places(t.match.state) for t in tables]
+        public = rules.last_play(ta.match.state, None) or {}
+        if not all(_hidden(p[s]) for p in places for s in (a, b)) or (
+                (a in json.dumps(event) or b in json.dumps(event)) and public.get("cards")):
+            break  # one of the two lay face up: from here on everyone can tell
+        for seat in range(1, players + 1):
+            viewer = Viewer("seat", seat)
+            if seat in knows or rules.view(ta.match.state, seat) != rules.view(
+                    tb.match.state, seat):
+                knows.add(seat)
+                continue
+            if step % 5 == 0:  # a refused play by this seat: its own notice and others'
+                probe = {"type": "scan", "card": a, "zone": "nowhere", "seat": seat}
+                for t in tables:
+                    with pytest.raises(CompanionError):
+                        t.play(svc.store, probe, viewer)
+            assert _page(ta, viewer) == _page(tb, viewer), (game, seat, step)
+            assert _page(ta, PUBLIC) == _page(tb, PUBLIC), (game, step)
+            compared += 1
+    assert compared > 0
