@@ -397,8 +397,8 @@ class ShrineRules(Rules[ShrineState]):
         return evolve(
             state, phase="payment", turn=winner, last_play=play,
             ruling=f"{said} {state.name(winner)} wins {lot_text(state)} for {state.standing} "
-                   f"Oinks, paid in any mix of {element_text(state, lot_elements(state))} "
-                   "(SK-5).",
+                   f"{'Oink' if state.standing == 1 else 'Oinks'}, paid in any mix of "
+                   f"{element_text(state, lot_elements(state))} (SK-5).",
         )
 
     def _pay(self, state: ShrineState, event: Event) -> ShrineState:
