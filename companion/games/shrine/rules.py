@@ -180,7 +180,7 @@ class ShrineRules(Rules[ShrineState]):
         if state.phase == "lot":
             return self._lot_draw(state, serial, str(z), override, by)
         raise IllegalPlay(
-            f"no card is drawn now ({card_name(state, serial)} {serial!r} to {zone!r}): "
+            f"{card_name(state, serial)} cannot be shown now, no card is drawn: "
             f"{words.prompt(state)}", rule="SK-3",
         )
 
