@@ -210,12 +210,14 @@ def as_sent(exc: CompanionError, event: Mapping[str, Any]) -> CompanionError:
     (the copy a face id or a name was read as) is put back as it was typed, so no refusal
     tells which copy lies where (C-7, issue 18 §1). A serial that was sent stays."""
     sent = [text for _path, text in _card_texts(event)]
-    upper = {t.strip().upper() for t in sent}
+    upper = [t.strip().upper() for t in sent]
 
     def typed(m: re.Match[str]) -> str:
-        if m.group(1) in upper:
+        if any(m.group(1) in t for t in upper):  # sent as such, or inside a QR text sent
             return m.group(0)
-        return repr(sent[0]) if len(sent) == 1 else "a card as named"
+        if len(sent) == 1:
+            return repr(sent[0])
+        return "one of " + ", ".join(repr(t) for t in sent) if sent else "the card"
 
     plain = QUOTED_SERIAL.sub(typed, exc.plain)
     if plain == exc.plain:
