@@ -33,6 +33,7 @@ from companion.errors import (
     MalformedPayload,
     NothingToUndo,
     StaleVersion,
+    UnknownCard,
 )
 from companion.runs import RunBook
 from web.store import EventStore, Record, ScanKey, StoredTable
@@ -569,4 +570,8 @@ class Table:
             return text  # a face id or name entered by hand: the engine picks a copy (C-1)
         if text.startswith("T1:"):
             return self.book.resolve(text, self.game).serial
-        return self.book.card(text.upper()).serial
+        try:
+            return self.book.card(text.upper()).serial
+        except MalformedPayload:  # quoted as typed, not upper-cased (C-7)
+            raise UnknownCard(f"no card of this table is called {text!r}: name a card by "
+                              "its name, its serial or its QR text") from None

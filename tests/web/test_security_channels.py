@@ -250,3 +250,21 @@ def test_two_tables_that_differ_in_a_hidden_card_read_alike_on_every_channel(
             assert _page(ta, PUBLIC) == _page(tb, PUBLIC), (game, step)
             compared += 1
     assert compared > 0
+
+
+def test_a_card_typed_by_its_printed_name_is_played_through_the_api(
+        client: FlaskClient, data_dir: Path) -> None:
+    """Issue 20 §2: the free-text card field takes "Universe Water" as it takes
+    ``universe-water``; the log keeps the face id. A name no card has is refused as typed."""
+    t = make_table(client, data_dir, "wuxing", 3)
+    act(client, t, {"type": "rps", "winner": 1})
+    ana = bearer(t["seats"][0]["token"])
+    r = client.post(f"/api/tables/{t['table']}/actions", headers=ana,
+                    json={"type": "scan", "card": "Universe Water", "zone": "universe"})
+    assert r.status_code == 200, r.json
+    log = client.get(f"/api/tables/{t['table']}/log", headers=bearer(t["host_token"])).json
+    rows = log["log"] if isinstance(log, dict) else log
+    assert rows[-1]["event"]["card"] == "universe-water"
+    r = client.post(f"/api/tables/{t['table']}/actions", headers=ana,
+                    json={"type": "scan", "card": "Universe Lava", "zone": "seat:1"})
+    assert r.json["code"] == "unknown_card" and "'Universe Lava'" in r.json["error"], r.json
