@@ -93,7 +93,7 @@ def faces_named(cards: Mapping[str, CardFace], text: str) -> list[CardFace]:
             same = index.setdefault(fold(f.name), [])
             if f not in same:
                 same.append(f)
-        if len(_NAMES) > 256:  # tables come and go; the index is cheap to rebuild
+        if len(_NAMES) >= 64:  # bounded: tables come and go; an index is cheap to rebuild
             _NAMES.clear()
         hit = _NAMES[key] = (cards, index)
     if any(f.id == text.strip() for f in hit[1].get(fold(text), ())):
