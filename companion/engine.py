@@ -19,19 +19,21 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import partial
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from companion import codec
+from companion import naming
 from companion.cards import CardFace, DeckData, load_deck
 from companion.errors import (
     BadSetup,
+    CompanionError,
     MalformedEvent,
-    MalformedPayload,
     NothingToUndo,
     StaleVersion,
-    UnknownCard,
 )
 from companion.names import player_names
+from companion.naming import card_list as card_list  # the games import them from here
+from companion.naming import card_ref as card_ref
 
 Event = Mapping[str, Any]
 JSONDict = dict[str, Any]
@@ -399,6 +401,12 @@ class Rules(ABC, Generic[S]):
         """
         return None
 
+    def retell(self, state: S, play: Play | None, seat: int | None) -> str | None:
+        """An earlier ``play`` in words for ``seat`` (``None``: the big screen, ``0``: the
+        referee) as ``state``, the table now, lets it know: history and undo lines are told
+        when read (issue 18 §2). ``None``: the words of the moment stand."""
+        return None
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> JSONDict:
         """What ``seat`` may see (``None``: the public table view). JSON-ready."""
@@ -442,37 +450,6 @@ def evolve(obj: T, **changes: Any) -> T:
     return new
 
 
-def card_ref(cards: Mapping[str, CardFace], text: Any) -> Any:
-    """The serial meant by ``text`` entered by hand: a serial in any case, or a card's QR
-    payload text (``T1:...``) typed or pasted. Anything else comes back unchanged, for the
-    game to refuse or to read as a face id.
-
-    Raises ``UnknownCard`` (C-1) for a payload whose face does not match the printed serial.
-    """
-    if not isinstance(text, str):
-        return text
-    t = text.strip()
-    if t.upper().startswith(codec.PREFIX + ":"):
-        try:
-            p = codec.decode(t.upper())
-        except MalformedPayload:
-            return t
-        if p.serial in cards and cards[p.serial].code != p.face_code:
-            raise UnknownCard(f"{text!r}: serial {p.serial!r} was printed as "
-                              f"{cards[p.serial].id!r}; this code does not match it", rule="C-1")
-        return p.serial
-    return t.upper() if t.upper() in cards else t
-
-
-def card_list(cards: Mapping[str, CardFace], value: Any, key: str) -> list[Any]:
-    """Card references from a JSON list, or from a text of them separated by commas."""
-    if isinstance(value, str):
-        value = [v for v in value.replace(",", " ").replace(";", " ").split() if v]
-    if not isinstance(value, list):
-        raise MalformedEvent(f"event field {key!r} must be a list of cards, got {value!r}")
-    return [card_ref(cards, v) for v in value]
-
-
 def require(event: Event, key: str, typ: type | tuple[type, ...]) -> Any:
     """``event[key]`` if present and of type ``typ``; raises ``MalformedEvent``."""
     if type(event) is not dict and not isinstance(event, Mapping):
@@ -506,6 +483,21 @@ def seat_zone(zone: str, players: int) -> int | None:
     return z.seat if z.kind == "seat" else None
 
 
+def apply_named(rules: Rules[S], setup: Setup, state: S, event: Event) -> tuple[S, Event]:
+    """``rules.apply`` reading printed names in card fields (``companion.naming``): the
+    next state and the event as it is logged (a name becomes the face id it was read as).
+    A refusal quotes the cards as sent, never a copy the companion picked (C-7)."""
+    try:
+        try:
+            return rules.apply(state, event), event
+        except CompanionError:  # a printed name ("Topaz") is read only once refused as is
+            if naming.readings(setup.cards, event) is None:
+                raise
+            return naming.play_named(partial(rules.apply, state), setup.cards, event)
+    except CompanionError as exc:
+        raise naming.as_sent(exc, event) from None
+
+
 def _ruling_of(state: GameState) -> str:
     return state.ruling
 
@@ -524,6 +516,9 @@ class Match(Generic[S]):
         # ``rulings`` as texts or ``Said``s made texts when read; ``_told`` are texts.
         self._said: list[Any] = []
         self._told = 0
+        # ``plays[i]``: what event ``i`` did, as data (``state.last_play``), to be told again
+        # to each viewer as the table stands when read (``Rules.retell``).
+        self.plays: list[Play | None] = []
         self.initial: S = rules.start(setup)
         # A ``ruling`` property (God Num) is read only when ``rulings`` is: words off the path.
         self._derived = isinstance(getattr(type(self.initial), "ruling", None), property)
@@ -560,12 +555,16 @@ class Match(Generic[S]):
         rules = self.rules
         if rules.event_fields:
             check_event_fields(event, rules.event_fields)
-        state = rules.apply(self.state, event)
+        try:
+            state = rules.apply(self.state, event)
+        except CompanionError:  # names read and refusals worded on the refused path only
+            state, event = apply_named(rules, self.setup, self.state, event)
         self.events.append(dict(event))
         said = state.__dict__.get("said")  # as ``_ruling``, inline: this runs on every event
         if said is None:
             said = Said([(_ruling_of, state)]) if self._derived else state.ruling
         self._said.append(said)
+        self.plays.append(state.__dict__.get("last_play"))
         self.state = state
         return state
 
@@ -585,10 +584,13 @@ class Match(Generic[S]):
         keep = self.events[:-count]
         state = self.initial
         rulings: list[Any] = []
+        plays: list[Play | None] = []
         for e in keep:
             state = self.rules.apply(state, e)
             rulings.append(self._ruling(state))
+            plays.append(state.__dict__.get("last_play"))
         self.events, self._said, self._told, self.state = keep, rulings, 0, state
+        self.plays = plays
         return dropped
 
     def replay(self) -> S:

@@ -5,7 +5,8 @@ Players read these; ruling ids, seat numbers, zone names and face ids never appe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
 
 def names(items: Iterable[str]) -> str:
@@ -87,7 +88,75 @@ def undo_lines(movements: Iterable[dict[str, object]]) -> list[str]:
     for m in reversed(list(movements)):
         n = m.get("count", 1)
         what = str(m.get("name") or (count(n, "card") if isinstance(n, int) else "the cards"))
-        back = m.get("from_words", m.get("from"))
+        back = str(m.get("from_words", m.get("from")))
         out.append(sentence(f"take {what} back from {m.get('to_words', m.get('to'))} and put "
-                            f"{'it' if n == 1 else 'them'} back: {back}"))
+                            f"{'it' if n == 1 else 'them'} back {onto(back)}"))
     return out
+
+
+def onto(where: str) -> str:
+    """A place in words after "put it back": "in front of Ana", "on the deck", "in the
+    Void", "face down" (never "put it back: the deck")."""
+    if where.startswith(("in front of", "face down", "out of", "on ", "in ", "into ",
+                         "at ", "under ")):
+        return where
+    if where.endswith(("hand", "Void", "Locus", "lot", "pot")):
+        return f"in {where}"
+    return f"on {where}"
+
+
+# Plain words for players (C-8): ruling ids in brackets ("(WX-4)", "(C-1, logged)"), places
+# ("seat:2", 'deck:1', "pile:weapon"), "seat 2", quoted face ids ('wood') and serials.
+RULE_IN_BRACKETS = re.compile(r"\s*\((?:[^()]*?\b[A-Z]{1,3}-\d+[a-z]?\b[^()]*?)\)")
+PLACE = re.compile(r"'?\b((?:seat|deck|hand|discard|locus|pile|table):[a-z0-9_]+)\b'?")
+SHARED_PLACE = re.compile(r"'(void|pot|lot|universe|out)'")
+SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")
+QUOTED = re.compile(r"'([a-z][a-z0-9-]*)'")
+QUOTED_SERIAL = re.compile(r"'([0-9A-Z]{4}-[0-9A-Z]{3})'")
+PREPOSITION_TWICE = re.compile(r"\b(?:in|to|into|from) (in front of|out of)\b")
+
+
+def plain(text: str, players: Sequence[str], faces: Mapping[str, str],
+          serials: Mapping[str, str] | None = None) -> str:
+    """``text`` (a refusal) as a player reads it (C-8): no ruling ids (the refusal's
+    ``rule`` keeps them for "why?"), places and seats by the players' names, face ids
+    (``faces``: id -> name) and serials (``serials``: serial -> name) by the card's name."""
+    def seat(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return players[n - 1] if 1 <= n <= len(players) else m.group(0)
+
+    out = RULE_IN_BRACKETS.sub("", text)
+    out = PLACE.sub(lambda m: place(m.group(1), players), out)
+    out = SHARED_PLACE.sub(lambda m: place(m.group(1), players), out)
+    out = PREPOSITION_TWICE.sub(lambda m: m.group(1), out)
+    out = SEAT_NUMBER.sub(seat, out)
+    out = QUOTED.sub(lambda m: faces.get(m.group(1), m.group(0)), out)
+    if serials:
+        out = QUOTED_SERIAL.sub(lambda m: serials.get(m.group(1), m.group(0)), out)
+    return re.sub(r"\s+([.,;:])", r"\1", out)
+
+
+# The words check (issue 18 §7): what a player must never read, each with its name.
+_FAULTS = (
+    ("a raw serial", re.compile(r"\b[0-9A-Z]{4}-[0-9A-Z]{3}\b")),
+    ("a ruling id", re.compile(r"\b(?:WX|GN|SK|MR|GC|C)-\d+(?:\.\d+)?\b")),
+    ("a zone id", re.compile(r"\b(?:seat|deck|hand|discard|locus|pile|table|unknown|shrine)"
+                             r":[\w<]|'(?:lot|pot|void|universe)'")),
+    ("a doubled word", re.compile(r"\b([a-z]+) \1\b", re.IGNORECASE)),
+    ("one with a plural", re.compile(r"(?<![\d.])\b1 (?:[A-Z][a-z]+ )?(?:steps|cards|Oinks|"
+                                     r"points|tiles|turns|players|copies|HPs|bids|coins)\b")),
+    ("many with a singular", re.compile(r"(?<![\d.-])\b(?:[02-9]|\d{2,}) (?:step|card|Oink|"
+                                        r"point|tile|turn|player|copy|bid)\b(?!s)")),
+    ("'top 1 card'", re.compile(r"\btop 1 card\b")),
+    ("a number said twice", re.compile(r"\b(\d+) \(\1\)")),
+    ("doubled brackets", re.compile(r"\(\(|\)\)|\)\s*\(")),
+    ("'back: '", re.compile(r"\bback: ")),
+)
+
+
+def faults(text: str) -> list[str]:
+    """What is wrong with ``text`` as words a player reads (C-8): raw serials, ruling ids,
+    zone ids, doubled words, a number that does not agree with its noun, doubled
+    brackets. Empty when nothing is."""
+    return [f"{name}: {m.group(0)!r} in {text!r}" for name, pattern in _FAULTS
+            for m in [pattern.search(text)] if m]

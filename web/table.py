@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-import re
 import secrets
 import threading
 import time
@@ -26,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion import words
+from companion import naming, words
 from companion.engine import Event, Match, Rules
 from companion.errors import (
     CompanionError,
@@ -34,6 +33,7 @@ from companion.errors import (
     MalformedPayload,
     NothingToUndo,
     StaleVersion,
+    UnknownCard,
 )
 from companion.runs import RunBook
 from web.store import EventStore, Record, ScanKey, StoredTable
@@ -79,14 +79,6 @@ PUBLIC = Viewer("public")
 HOST = Viewer("host")
 
 
-# Plain words for players (C-8): ruling ids in brackets ("(WX-4)", "(C-1, logged)"), places
-# ("seat:2", 'deck:1', "pile:weapon"), "seat 2" and quoted face ids ('wood') in a refusal.
-RULE_IN_BRACKETS = re.compile(r"\s*\((?:[^()]*?\b[A-Z]{1,3}-\d+[a-z]?\b[^()]*?)\)")
-PLACE = re.compile(r"'?\b((?:seat|deck|hand|discard|locus|pile):[a-z0-9_]+)\b'?")
-SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")
-QUOTED = re.compile(r"'([a-z][a-z0-9-]*)'")
-
-
 class Table:
     """One table: configuration, tokens, the match, and its log records."""
 
@@ -103,6 +95,10 @@ class Table:
         self.book = book
         self.lock = threading.RLock()
         self._cache: dict[str, tuple[int, str]] = {}
+        # What each undone play did (record seq -> ``Play``), to tell it again when read;
+        # after a restart found again by replaying the log once (``_recall_undone``).
+        self._undone: dict[int, Any] = {}
+        self._recalled = False
         # The latest refused play, shown on the pages until the next accepted one (issue 11).
         self.refusal: dict[str, Any] | None = None
         # "Play again with the same players": the table made from this one, where its
@@ -153,8 +149,9 @@ class Table:
                 elif rec.kind == "undo":
                     voids = set(rec.body.get("voids", []))
                     group = [r for r in self.records if r.seq in voids]
-                    for r in group:
+                    for r, play in zip(group, self.match.plays[-len(group):], strict=False):
                         r.voided_by = rec.seq
+                        self._undone[r.seq] = play  # told again when read (``history``)
                     self.match.undo(len(group))
                 self.records.append(rec)
             return len(new)
@@ -183,9 +180,51 @@ class Table:
         """What the latest undo undid, in words this viewer may read (if it is the latest)."""
         if not self.records or self.records[-1].kind != "undo":
             return None
-        said: Mapping[str, str] = self.records[-1].body.get("said", {})
+        return self._undone_words(self.records[-1], viewer)
+
+    def _told(self, play: Any, viewer: Viewer) -> str | None:
+        """``play`` in the words ``viewer`` may read as the table stands now (issue 18 §2:
+        never the words of an earlier, more visible moment); ``None``: no such words."""
+        if play is None:
+            return None
+        seat = 0 if viewer.role == "host" else viewer.seat if viewer.role == "seat" else None
+        try:
+            return self.rules.retell(self.match.state, play, seat)
+        except CompanionError:
+            return None
+
+    def _undone_play(self, seq: int) -> Any:
+        if seq not in self._undone and not self._recalled:
+            self._recall_undone()
+        return self._undone.get(seq)
+
+    def _recall_undone(self) -> None:
+        """What each undone play of the log did, by replaying every record once (C-3): a
+        table loaded after a restart tells its undone plays as the one that undid them."""
+        self._recalled = True
+        m = Match(self.rules, self.match.setup)
+        seqs: list[int] = []
+        try:
+            for r in self.records:
+                if r.kind == "event":
+                    m.apply(r.body)
+                    seqs.append(r.seq)
+                elif r.kind == "undo" and (n := len(r.body.get("voids", []))):
+                    for seq, play in zip(seqs[-n:], m.plays[-n:], strict=False):
+                        self._undone.setdefault(seq, play)
+                    m.undo(n)
+                    del seqs[-n:]
+        except CompanionError:  # a log the rules no longer replay: the stored words stand
+            log.exception("could not replay table %s to tell its undone plays", self.id)
+
+    def _undone_words(self, rec: Record, viewer: Viewer) -> str:
+        voids = rec.body.get("voids") or [0]
+        now = self._told(self._undone_play(int(voids[0])), viewer)
+        if now:
+            return now
+        said: Mapping[str, str] = rec.body.get("said", {})
         key = "host" if viewer.role == "host" else viewer.key
-        return said.get(key) or said.get("public")
+        return str(said.get(key) or said.get("public") or "the last play")
 
     def snapshot(self, viewer: Viewer) -> dict[str, Any]:
         """The JSON a viewer receives: version, game, view, actions, timer, undo notice."""
@@ -233,7 +272,7 @@ class Table:
             "winners": list(state.winners),
             "timer": self.timer(),
             "undone": self.last_undo(viewer),
-            "history": self.history(),
+            "history": self.history(viewer),
             # What the latest play did, per viewer (issue 11; 0 = the referee), and the
             # print runs, so "play again" makes a table with the same cards.
             "refused": self._refusal_for(viewer),
@@ -268,20 +307,11 @@ class Table:
         return out
 
     def plain(self, text: str) -> str:
-        """``text`` as a player reads it (C-8): no ruling ids (the refusal's ``rule`` keeps
-        them for "why?"), places and seats by the players' names, faces by their names."""
-        players = self.players
-        faces = {c.face.id: c.face.name for c in self.book.cards.values()}
-
-        def seat(m: re.Match[str]) -> str:
-            n = int(m.group(1))
-            return players[n - 1] if 1 <= n <= len(players) else m.group(0)
-
-        out = RULE_IN_BRACKETS.sub("", text)
-        out = PLACE.sub(lambda m: words.place(m.group(1), players), out)
-        out = SEAT_NUMBER.sub(seat, out)
-        out = QUOTED.sub(lambda m: faces.get(m.group(1), m.group(0)), out)
-        return re.sub(r"\s+([.,;:])", r"\1", out)
+        """``text`` as a player reads it (C-8, ``companion.words.plain``): no ruling ids,
+        places and seats by the players' names, faces and serials by the cards' names."""
+        cards = self.book.cards.values()
+        return words.plain(text, self.players, {c.face.id: c.face.name for c in cards},
+                           {c.serial: c.face.name for c in cards})
 
     def _next_for(self, viewer: Viewer) -> dict[str, Any] | None:
         """Where this viewer's page goes once the host made the next table: a seat to the
@@ -430,13 +460,23 @@ class Table:
         text = self.rules.view(self.match.state, None).get("ruling")
         return str(text) if text else ""
 
-    def history(self, count: int = 8) -> list[dict[str, Any]]:
-        """The newest public rulings, newest first, for every page (undone ones marked)."""
+    def history(self, viewer: Viewer = PUBLIC, count: int = 8) -> list[dict[str, Any]]:
+        """The newest rulings, newest first, for every page (undone ones marked), each told
+        to ``viewer`` as the table stands now: a card turned face down again since is not
+        named (GC-4 rev. 2, issue 18 §2)."""
         out = []
+        plays = self.match.plays
+        live = len(plays)
         for r in reversed(self.records):
             text = r.public or (r.ruling if r.kind == "timer" else "")
-            if r.kind == "undo":
-                text = "Undone: " + str(r.body.get("said", {}).get("public", "the last play"))
+            if r.kind == "event":
+                play = self._undone_play(r.seq) if r.voided else (
+                    plays[live - 1] if live > 0 else None)
+                if not r.voided:
+                    live -= 1
+                text = self._told(play, viewer) or text
+            elif r.kind == "undo":
+                text = "Undone: " + self._undone_words(r, viewer)
             if text:
                 out.append({"seq": r.seq, "time": r.time, "text": text, "voided": r.voided})
             if len(out) >= count:
@@ -467,6 +507,7 @@ class Table:
             if not group:
                 raise NothingToUndo("there is no play to undo at this table")
             before_events = list(self.match.events)
+            undone = self.match.plays[-len(group):]
             self.match.undo(len(group))
             try:
                 after = self.rules.apply(self.match.state, group[0].body)
@@ -484,8 +525,9 @@ class Table:
                          {"voids": [r.seq for r in group], "said": said},
                          f"Undone: {group[0].ruling}", public=f"Undone: {said['public']}")
             try:
-                for r in group:
+                for r, play in zip(group, undone, strict=True):
                     r.voided_by = seq
+                    self._undone[r.seq] = play
                 self.records.append(rec)
                 store.append(self.id, [rec], void=[r.seq for r in group], voided_by=seq)
             except BaseException:
@@ -518,12 +560,18 @@ class Table:
             return rec
 
     def resolve_card(self, text: str) -> str:
-        """A serial from a serial or a scanned payload; raises ``UnknownCard``/``Malformed``."""
+        """A serial from a serial or a scanned payload (a face id or printed name as is);
+        raises ``UnknownCard``/``Malformed``."""
         if not isinstance(text, str) or not text.strip():
             raise MalformedPayload(f"a card must be a serial or a payload, got {text!r}")
         text = text.strip()
-        if any(c.face.id == text for c in self.book.cards.values()):
-            return text  # a face id entered by hand: the engine picks a copy (C-1, C-6)
+        if any(c.face.id == text for c in self.book.cards.values()) or naming.faces_named(
+                self.match.setup.cards, text):
+            return text  # a face id or name entered by hand: the engine picks a copy (C-1)
         if text.startswith("T1:"):
             return self.book.resolve(text, self.game).serial
-        return self.book.card(text.upper()).serial
+        try:
+            return self.book.card(text.upper()).serial
+        except MalformedPayload:  # quoted as typed, not upper-cased (C-7)
+            raise UnknownCard(f"no card of this table is called {text!r}: name a card by "
+                              "its name, its serial or its QR text") from None

@@ -59,7 +59,7 @@ def test_c7_a_seat_shows_a_card_only_in_its_own_zone() -> None:
     # Bo cannot pick for Ana, whether he names her zone or not.
     err = refused(m, {"type": "scan", "seat": 2, "card": huan, "zone": "seat:1"}, OutOfTurn,
                   "C-7")
-    assert "Bo" in str(err) and "seat:1" in str(err)
+    assert "Bo" in str(err) and "in front of Ana" in str(err)  # C-8: no zone id
     refused(m, {"type": "scan", "seat": 2, "card": huan, "zone": "seat:2"}, OutOfTurn, "MR-3")
     # Malformed spellings of a zone never name a seat (C-7, companion.zones).
     for zone in ("seat:+1", "seat: 1", "seat:01", "seat:1\n"):

@@ -640,7 +640,7 @@ def test_views_are_json_and_carry_prompt_and_ruling() -> None:
         json.dumps(v)
         assert v["ruling"] and v["prompt"]
         assert v["lot"][0]["name"] == "Fire 3" and v["turn"] == 1
-    assert "Ana: bid at least 1 Fire Oinks" in RULES.view(m.state, None)["prompt"]
+    assert "Ana: bid at least 1 Fire Oink for" in RULES.view(m.state, None)["prompt"]
     places = RULES.referee_view(m.state)["places"]
     assert places[serial(m, "fire-3")] == "lot"
     assert len(RULES.referee_view(m.state)["deck"]) == 35

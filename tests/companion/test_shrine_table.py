@@ -237,7 +237,7 @@ def test_last_play_of_the_start_draws_says_who_starts_and_where_the_cards_go() -
     moves = [(mv["name"], mv["from_words"], mv["to_words"]) for mv in lp["movements"]]
     assert moves[0] == ("Air 2", "the deck", "in front of Cai")
     assert ("Fire 7", "in front of Ana", "the bottom of the deck") in moves
-    assert lp["undo"][0] == ("Take Air 2 back from the bottom of the deck and put it back: "
+    assert lp["undo"][0] == ("Take Air 2 back from the bottom of the deck and put it back "
                              "in front of Cai.")
     scan(m, "earth-9", "seat:1")
     scan(m, "earth-8", "seat:2")
@@ -266,7 +266,7 @@ def test_last_play_of_the_seed_example_bid_28_names_the_sharers() -> None:
     assert lp["text"].startswith("Cai wins Fire 2 for 28 Oinks. The bid ends in 8: Ana and "
                                  "Ben hold the most 8s and share the ")
     assert lp["physical"][0].startswith("Cai: pay 28 Fire Oinks; Ana takes ")
-    assert lp["physical"][0].endswith("(the pool's 2 Oinks included).")
+    assert lp["physical"][0].endswith(", the pool's 2 Oinks included.")
     lp = RULES.last_play(m.state, None)
     assert lp is not None and lp["physical"][0] == ("Cai pays 28 Oinks into the pool, out "
                                                     "of sight.")

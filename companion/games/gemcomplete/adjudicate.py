@@ -489,12 +489,14 @@ def effect_words(state: GemState, e: Mapping[str, Any]) -> str:
         return f"{who} draws as many cards as they discarded."
     if e["type"] == "draw":
         return f"{who} draws {n} {cards}."
+    top = "top card" if n == 1 else f"top {n} cards"
     if e["type"] == "crush":
-        return f"Crush {n}: the top {n} {cards} of {who}'s deck go to {who}'s discard pile."
+        return (f"Crush {n}: the {top} of {who}'s deck {'goes' if n == 1 else 'go'} to "
+                f"{who}'s discard pile.")
     if e["type"] == "discard" and e.get("from") == "hand":
         return f"{who} discards {n} {cards} from hand."
     if e["type"] == "discard":
-        return f"{who} discards the top {n} {cards} of the deck."
+        return f"{who} discards the {top} of the deck."
     where = "hand" if e.get("to") == "hand" else "deck"
     return f"{who} takes up to {n} {cards} from the discard pile into the {where}."
 

@@ -53,6 +53,7 @@ from companion.engine import (
     Event,
     JSONDict,
     Option,
+    Play,
     Rules,
     Setup,
     card_list,
@@ -352,6 +353,11 @@ class GemCompleteRules(Rules[GemState]):
     def last_play(self, state: GemState, seat: int | None) -> JSONDict | None:
         self._viewer(seat, referee=True)
         return words.last_play(state, seat)
+
+    def retell(self, state: GemState, play: Play | None, seat: int | None) -> str | None:
+        """GC-4 rev. 2: a revealed card turned face down again is told as a card (C-7)."""
+        self._viewer(seat, referee=True)
+        return words.text(state, play, seat) if play is not None else None
 
     def places(self, state: GemState) -> Mapping[str, str]:
         return all_places(state)

@@ -48,8 +48,10 @@ def prompt(state: GemState) -> tuple[str, str]:
         return "The companion draws the starting player.", "GC-3"
     for seat in owing(state):
         n = state.side(seat).owed
-        return (f"{state.name(seat)}: show the {words.count(n, 'card')} just put face up on "
-                "your discard pile at your seat (scan or tap each, any order).", "C-6")
+        what = ("the card just put face up on your discard pile at your seat: scan it or tap "
+                "it." if n == 1 else f"the {n} cards just put face up on your discard pile at "
+                "your seat: scan or tap each, in any order.")
+        return f"{state.name(seat)}: show {what}", "C-6"
     who = state.name(state.turn)
     if state.step == "declaration":
         return f"{who}: Complete Declaration Step: declare, or move on.", "GC-4"
@@ -277,9 +279,21 @@ def _name(state: GemState, serial: str | None, viewer: int | None) -> str | None
     return state.cards[serial].name
 
 
-def _listed(state: GemState, serials: Iterable[str | None], viewer: int | None,
-            unnamed: str = "a card") -> str:
-    return words.names(_name(state, s, viewer) or unnamed for s in serials)
+def _listed(state: GemState, serials: Iterable[str | None], viewer: int | None) -> str:
+    """The cards by name where ``viewer`` may know them, the others counted: "Ruby,
+    Emerald and 4 other cards" (never "a card, a card", C-8)."""
+    known = [n for n in (_name(state, s, viewer) for s in serials)]
+    names = [n for n in known if n]
+    hidden = len(known) - len(names)
+    if hidden:
+        names.append(("another card" if hidden == 1 else f"{hidden} other cards") if names
+                     else ("a card" if hidden == 1 else f"{hidden} cards"))
+    return words.names(names)
+
+
+def _top(n: int) -> str:
+    """"card" for the top card, "3 cards" for more (never "the top 1 card")."""
+    return "card" if n == 1 else words.count(n, "card")
 
 
 def text(state: GemState, play: Play, viewer: int | None) -> str:
@@ -322,8 +336,8 @@ def text(state: GemState, play: Play, viewer: int | None) -> str:
     elif play.kind in ("crush", "discard") and f.get("from") == "deck":
         n = int(f["moved"])
         said = (f"{'Crush' if play.kind == 'crush' else 'Discard'} {f['count']}: the top "
-                f"{words.count(n, 'card')} of {words.possessive(target)} deck go to the "
-                "discard pile.")
+                f"{_top(n)} of {words.possessive(target)} deck {'goes' if n == 1 else 'go'} "
+                "to the discard pile.")
     elif play.kind == "discard":
         said = f"{target} discards {words.count(int(f['count']), 'card')} from hand."
     elif play.kind == "return":
@@ -369,8 +383,8 @@ def physical(state: GemState, play: Play, viewer: int | None) -> list[str]:
             if unscanned and play.kind in ("crush", "discard") and not state.finished else [])
     if play.kind in ("crush", "discard") and f.get("from") == "deck":
         n = int(f["moved"])
-        return [f"{target}: put the top {words.count(n, 'card')} of your deck face up on your "
-                "discard pile.", *show]
+        return [f"{target}: put the top {_top(n)} of your deck face up on your discard pile.",
+                *show]
     if play.kind == "discard":
         return [f"{target}: put {words.count(int(f['count']), 'card')} from your hand face up "
                 "on your discard pile.", *show]

@@ -283,8 +283,8 @@ def _on_scan(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     # about the card; a seat shows cards only in its own zone. ``override`` comes only from
     # the referee (the server refuses it from a seat token), whose form may name the seat.
     if sender is not None and sender != seat:
-        raise OutOfTurn(f"{s.name(sender)} shows cards only in their own seat zone, not in "
-                        f"{zone!r}", rule="C-7")
+        raise OutOfTurn(f"{s.name(sender)} shows cards only in front of themselves, not in "
+                        f"front of {s.name(seat)}", rule="C-7")
     if s.phase == "pick":
         picker = s.pick_order[sum(1 for p in s.players if p.character)]
         if seat != picker:
@@ -404,8 +404,9 @@ def _on_move(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     ):
         moves = reachable_moves(s)
         steps = " or ".join(str(n) for n in move_steps(s))
+        unit = "step" if move_steps(s) == (1,) else "steps"
         raise IllegalPlay(
-            f"{to!r} cannot be reached in exactly {steps} steps from "
+            f"{to!r} cannot be reached in exactly {steps} {unit} from "
             f"{s.player(seat).tile} (no tile twice, never against an arrow); reachable: "
             f"{', '.join(moves)}", rule="MR-5")
     s = set_player(s, evolve(s.player(seat), tile=to))

@@ -365,7 +365,7 @@ def skill_choices(s: MountainsState, seat: int) -> list[dict[str, Any]]:
     for slot in SLOTS:
         sk = skill_of(s, seat, slot)
         why = problem(s, seat, slot)
-        item: dict[str, Any] = {"value": slot, "label": f"{sk.label} ({cost(s, seat, slot)} HP)",
+        item: dict[str, Any] = {"value": slot, "label": _with_cost(sk.label, cost(s, seat, slot)),
                                 "cost": cost(s, seat, slot), "params": list(sk.params),
                                 "effect": sk.label}
         if why:
@@ -375,3 +375,10 @@ def skill_choices(s: MountainsState, seat: int) -> list[dict[str, Any]]:
         out.append(item)
     return out
 
+
+def _with_cost(label: str, hp: int) -> str:
+    """A skill's label with its cost in one pair of brackets: "Draw a weapon card (not
+    usable this turn, 2 HP)", never "(not usable this turn) (2 HP)"."""
+    if label.endswith(")"):
+        return f"{label[:-1]}, {hp} HP)"
+    return f"{label} ({hp} HP)"

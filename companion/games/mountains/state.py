@@ -375,7 +375,7 @@ def apply_effect(
     if "to" in effect:
         where = s.start if effect["to"] == "start" else s.board.centre
         s = set_player(s, evolve(s.player(seat), tile=where))
-        said.append(f"{name} goes to {where} (the tile does not activate, MR-6)")
+        said.append(f"{name} goes to {where}; the tile does not activate there")
     if "next_move" in effect:
         n = int(effect["next_move"])
         tw = dict(s.tailwind)

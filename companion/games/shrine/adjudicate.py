@@ -95,8 +95,9 @@ def bid_refusal(state: ShrineState, seat: int, amount: int) -> str | None:
     if unit:
         for c in state.shrines[seat - 1]:
             if number(state, c) == unit:
-                return (f"{name} holds {card_name(state, c)}: a bid ending in {unit} "
-                        f"({amount!r}) is not allowed")
+                bid = "" if amount == unit else f" ({amount!r})"
+                return (f"{name} holds {card_name(state, c)}: a bid ending in {unit}{bid} "
+                        "is not allowed")
     return None
 
 

@@ -180,7 +180,7 @@ class ShrineRules(Rules[ShrineState]):
         if state.phase == "lot":
             return self._lot_draw(state, serial, str(z), override, by)
         raise IllegalPlay(
-            f"no card is drawn now ({card_name(state, serial)} {serial!r} to {zone!r}): "
+            f"{card_name(state, serial)} cannot be shown now, no card is drawn: "
             f"{words.prompt(state)}", rule="SK-3",
         )
 
@@ -402,8 +402,8 @@ class ShrineRules(Rules[ShrineState]):
         return evolve(
             state, phase="payment", turn=winner, last_play=play,
             ruling=f"{said} {state.name(winner)} wins {lot_text(state)} for {state.standing} "
-                   f"Oinks, paid in any mix of {element_text(state, lot_elements(state))} "
-                   "(SK-5).",
+                   f"{'Oink' if state.standing == 1 else 'Oinks'}, paid in any mix of "
+                   f"{element_text(state, lot_elements(state))} (SK-5).",
         )
 
     def _pay(self, state: ShrineState, event: Event) -> ShrineState:

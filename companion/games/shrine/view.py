@@ -76,12 +76,14 @@ def _prompt(state: ShrineState) -> tuple[str, str]:
                 else f"{words.count(more, 'more lot card')}")
         return f"Draw {what} from the deck and show it in the lot.", "SK-3"
     if state.phase == "bidding":
-        need = f"more than {state.standing}" if state.high else "at least 1"
-        return (f"{state.name(state.turn)}: bid {need} "
-                f"{element_text(state, lot_elements(state))} Oinks for {lot_text(state)}, "
+        least = state.standing + 1 if state.high else 1
+        oinks = "Oink" if least == 1 else "Oinks"
+        return (f"{state.name(state.turn)}: bid at least {least} "
+                f"{element_text(state, lot_elements(state))} {oinks} for {lot_text(state)}, "
                 "or pass.", "SK-4")
     if state.phase == "payment":
-        return (f"{state.name(state.high)}: pay {state.standing} Oinks in any mix of "
+        owed = words.count(state.standing, "Oink")
+        return (f"{state.name(state.high)}: pay {owed} in any mix of "
                 f"{element_text(state, lot_elements(state))}.", "SK-5")
     verb = "wins" if len(state.winners) == 1 else "share the win"
     return f"Game over: {seat_names(state, state.winners)} {verb}.", "SK-10"
@@ -276,7 +278,8 @@ def actions(state: ShrineState, seat: int | None) -> list[JSONDict]:
             f"{n} {state.element_names[e]}" for e, n in proposal.items() if n),
             "seat": s, "rule": "SK-5", "fields": []})
         out.append({
-            "type": "pay", "label": f"Pay {state.standing} Oinks in this mix", "seat": s,
+            "type": "pay", "label": f"Pay {words.count(state.standing, 'Oink')} in this mix",
+            "seat": s,
             "rule": "SK-5",
             "fields": [{"name": e, "label": f"{state.element_names[e]} Oinks", "kind": "int",
                         "min": lo, "max": hi, "default": proposal[e]}
@@ -338,7 +341,8 @@ def text(state: ShrineState, play: Play) -> str:
         return (f"{who} passes. Nobody bid: {_cards(state, f['lot'])} "
                 f"{'is' if len(f['lot']) == 1 else 'are'} set aside.{_over(state, f)}")
     if play.outcome == "pay":
-        return (f"{who} wins {_cards(state, f['lot'])} for {f['bid']} Oinks and pays in any "
+        bid = words.count(int(f["bid"]), "Oink")
+        return (f"{who} wins {_cards(state, f['lot'])} for {bid} and pays in any "
                 f"mix of {element_text(state, f['elements'])}.")
     return _settled(state, play) + _over(state, f)
 
@@ -361,7 +365,7 @@ def _settled(state: ShrineState, play: Play) -> str:
     f = play.facts
     winner = state.name(int(f["winner"]))
     sharers = [int(s) for s in f["sharers"]]
-    said = f"{winner} wins {_cards(state, f['lot'])} for {f['bid']} Oinks."
+    said = f"{winner} wins {_cards(state, f['lot'])} for {words.count(int(f['bid']), 'Oink')}."
     if f["most"]:
         holds = "holds" if len(sharers) == 1 else "hold"
         said += (f" The bid ends in {f['unit']}: {seat_names(state, sharers)} {holds} the "
@@ -371,7 +375,9 @@ def _settled(state: ShrineState, play: Play) -> str:
         said += f" {seat_names(state, sharers)} share"
     amount, each = int(f["amount"]), int(f["each"])
     pool_in = amount - int(f["bid"])
-    what = f"the {amount} Oinks" + (f" with the pool's {pool_in}" if pool_in else "")
+    # "the 30 Oinks with the pool's 2" read as 32: say what the amount is made of.
+    what = f"the {words.count(amount, 'Oink')}" + (
+        f" ({int(f['bid'])} paid and {pool_in} from the pool)" if pool_in else "")
     said += f" {what}" + (f", {each} each." if len(sharers) > 1 else ".")
     left = sum(f["pool"].values())
     if left:
@@ -421,7 +427,7 @@ def physical(state: ShrineState, play: Play, viewer: int | None = 0) -> list[str
         pool_in = int(f["amount"]) - int(f["bid"])
         share = ("; " + ", ".join(takes) if takes else "; it goes into the pool")
         if takes and pool_in:
-            share += f" (the pool's {words.count(pool_in, 'Oink')} included)"
+            share += f", the pool's {words.count(pool_in, 'Oink')} included"
         out.append(words.sentence(pay + share))
         left = f["pool"]
         if left and takes:
@@ -485,7 +491,7 @@ def last_play(state: ShrineState, seat: int | None) -> JSONDict | None:
             cards.append(card)
     undo = words.undo_lines(moves)
     if play.outcome == "win":
-        undo.insert(0, f"Give the Oinks back: {state.name(int(play.facts['winner']))} gets "
+        undo.insert(0, f"Give the Oinks back. {state.name(int(play.facts['winner']))} gets "
                        f"back the {play.facts['bid']} paid, and the pool is put back as it "
                        "was.")
     return {"kind": play.kind, "outcome": play.outcome, "rule": play.rule, "seat": play.seat,
