@@ -240,7 +240,7 @@ class WuXingRules(Rules[WuXingState]):
             if by is None:
                 raise
             self._unavailable(state, by, raw)
-        if state.stand_ins and serial in t.faces:
+        if state.stand_ins and raw not in t.by_face:  # a serial seen: settle the guesses
             state = self._settled(state, serial, seat)
         phase = state.phase
         if phase == START:
@@ -255,8 +255,7 @@ class WuXingRules(Rules[WuXingState]):
         place = state.places[serial]
         if phase == DUEL:
             return self._take(state, serial, seat, override, by, raw)
-        # The top card: one nobody has seen while the deck holds any (WX-8: won cards go
-        # to the bottom), else one of the cards known in it (C-2).
+        # Top card: an unseen one while any is left (WX-8: won ones go under), else known.
         held = place == UNKNOWN if state.unseen[seat - 1] else place == t.deck_place[seat]
         if not held and not override:
             if by is not None:
