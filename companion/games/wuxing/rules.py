@@ -489,7 +489,7 @@ class WuXingRules(Rules[WuXingState]):
                            "keep pulling (WX-12).")
             return w.freeze(pulled)
         w.shown = frozenset()
-        w.stand_ins = {}  # the pulled cards go back and the deck is shuffled: all unseen
+        w.stand_ins, w.pinned = {}, frozenset()  # the pulled cards go back: all unseen
         w.turn = seat
         aside = f", {state.set_aside} set aside unseen" if state.set_aside else ""
         w.notes.append(f"{t.name(seat)} pulled the first Infinite Dragon and starts (WX-12). "

@@ -7,7 +7,8 @@ stand-in: ``state.stand_ins`` maps it to its *pools*, the groups of same-face co
 may trade places with. When a scan later shows a serial that the records put somewhere it
 cannot come from, and it shares a pool with a copy of the same face that could be there,
 the two trade places (and the tuples that name them): the scan is accepted, nobody is
-refused for the companion's guess. A scanned serial is seen, so it leaves ``stand_ins``.
+refused for the companion's guess. A scanned stand-in is ``pinned``: it stays where it
+was seen, while its place's pools still link the places around it (``settle``).
 
 Pools:
 
@@ -79,32 +80,57 @@ def tapped(state: WuXingState, face_id: str, fits: Fits) -> tuple[WuXingState, s
         taps += 1
         for c in copies:
             stand_ins[c] = (*stand_ins.get(c, ()), group)
+        # Which of them left is a guess again, even for one seen before.
+        return _with(state, _pruned(stand_ins), taps, state.pinned - set(copies)), chosen
     else:
         return state, chosen  # the only copy there: no guess was made
-    return _with(state, _pruned(stand_ins), taps), chosen
+    return _with(state, _pruned(stand_ins), taps, state.pinned), chosen
 
 
 def settle(state: WuXingState, serial: str, fits: Fits) -> WuXingState | None:
     """The state in which the scanned ``serial`` is where ``fits`` wants it, by trading
-    places with a same-face copy that shares a pool with it; ``None`` if none can."""
+    places with a same-face copy that can be there, reached through places that share
+    pools; ``None`` if none can be reached.
+
+    A pool belongs to the place, not to the copy in it: two trades through a third place
+    and back exchange the first two and leave the third as it was, so a chain of places
+    sharing pools allows a direct trade between its two ends, even through a place whose
+    copy was seen (``pinned``: it never moves)."""
     # Before dealing every card is unseen, and a card pulled by serial is pulled: only a
     # tapped pull may trade places with a copy still in the deck (WX-12).
-    own = state.stand_ins.get(serial, ()) if state.phase == START else pools(state, serial)
-    if not own:
+    def pools_of(c: str) -> tuple[str, ...]:
+        if state.phase == START and c in state.shown:
+            return state.stand_ins.get(c, ())
+        return pools(state, c)
+
+    if serial in state.pinned or not pools_of(serial):
         return None
-    for other in state.table.by_face[state.table.faces[serial].id]:
-        if other != serial and fits(other) and not set(own).isdisjoint(pools(state, other)):
-            return _trade(state, serial, other)
+    copies = [c for c in state.table.by_face[state.table.faces[serial].id] if c != serial]
+    reached = {serial}
+    frontier = [serial]
+    while frontier:
+        nxt: list[str] = []
+        for at in frontier:
+            own = set(pools_of(at))
+            for other in copies:
+                if other in reached or own.isdisjoint(pools_of(other)):
+                    continue
+                if fits(other) and other not in state.pinned:
+                    return _trade(state, serial, other)
+                reached.add(other)
+                nxt.append(other)
+        frontier = nxt
     return None
 
 
 def seen(state: WuXingState, serial: str) -> WuXingState:
-    """``serial`` was scanned where the records have it: no longer a stand-in."""
-    if serial not in state.stand_ins:
+    """``serial`` was scanned where the records now have it: it stays there (its place's
+    pools still link the others, ``settle``)."""
+    if serial not in state.stand_ins or serial in state.pinned:
         return state
-    stand_ins = dict(state.stand_ins)
-    del stand_ins[serial]
-    return _with(state, _pruned(stand_ins), state.taps)
+    d = state.__dict__.copy()
+    d["pinned"] = state.pinned | {serial}
+    return successor(d)
 
 
 def _trade(state: WuXingState, a: str, b: str) -> WuXingState:
@@ -147,10 +173,12 @@ def _pruned(stand_ins: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ..
     return out
 
 
-def _with(state: WuXingState, stand_ins: dict[str, tuple[str, ...]], taps: int) -> WuXingState:
+def _with(state: WuXingState, stand_ins: dict[str, tuple[str, ...]], taps: int,
+          pinned: frozenset[str]) -> WuXingState:
     d = state.__dict__.copy()
     d["stand_ins"] = stand_ins
     d["taps"] = taps
+    d["pinned"] = pinned & stand_ins.keys()
     return successor(d)
 
 

@@ -118,6 +118,7 @@ class WuXingState:
     # serial -> pools it may trade places with (``standins``); never mutated, replaced
     stand_ins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     taps: int = 0  # stand-in groups made so far: names the next pool (replay is exact)
+    pinned: frozenset[str] = frozenset()  # stand-ins scanned since: they stay where they are
 
     @property
     def ruling(self) -> str:
@@ -174,6 +175,7 @@ class Work:
     tiebreaks: int
     stand_ins: Mapping[str, tuple[str, ...]]
     taps: int
+    pinned: frozenset[str]
     adjudged: Said | str
     finished: bool
     winners: tuple[int, ...]
