@@ -172,6 +172,31 @@ def resolve(state: GodNumState, deck: DeckData, seat: int, card: str,
     raise not_held(state, seat, card)
 
 
+def settle(state: GodNumState, seat: int, serial: str) -> GodNumState:
+    """A scanned ``serial`` of ``seat``'s own legion that a tap recorded on the pot or out
+    of the game (a stand-in): the tap was another copy of the same face, so the two trade
+    places and ``serial`` is in hand (C-1, issue 18). Unchanged when no copy can trade."""
+    if serial not in state.stand_ins or state.owner.get(serial) != seat:
+        return state
+    lg = state.legion(seat)
+    if serial in lg.unseen:
+        return state
+    face = state.cards[serial].id
+    other = next((c for c in sorted(lg.unseen) if state.cards[c].id == face), None)
+    if other is None:
+        return state
+
+    def swap(c: str) -> str:
+        return other if c == serial else c
+
+    state = set_legion(state, seat, evolve(lg, unseen=lg.unseen - {other} | {serial}))
+    out = state.out
+    if serial in out:
+        out = out - {serial} | {other}
+    return evolve(state, pile=tuple(swap(c) for c in state.pile), out=out,
+                  stand_ins=state.stand_ins - {serial} | {other})
+
+
 def available(state: GodNumState, seat: int, serial: str, typed: object,
               override: bool) -> CardFace:
     """The face of ``serial`` if ``seat`` may show it (C-1, C-7, GN-2); with ``override``

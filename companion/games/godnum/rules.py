@@ -158,6 +158,8 @@ class GodNumRules(Rules[GodNumState]):
         if state.burdened or state.discarding:
             raise IllegalPlay(f"{state.name(seat)} must discard now, not play", rule="GN-5")
         serial = legions.resolve(state, self.deck, seat, card)
+        if card in state.cards:
+            state = legions.settle(state, seat, serial)
         legions.available(state, seat, serial, card, override=False)
         if state.legion(seat).hand_count < 1:
             raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GN-5")
