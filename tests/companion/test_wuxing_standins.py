@@ -46,6 +46,8 @@ def test_a_copy_recorded_for_a_tap_is_accepted_when_its_real_holder_shows_it() -
     t.scan("wood", "seat:1", seat=1)
     tapped = t.s.revealed[0][1]
     assert t.s.stand_ins[tapped] == ("unseen",)
+    assert RULES.referee_view(t.s)["stand_ins"] == [tapped]
+    assert "stand_ins" not in RULES.view(t.s, 1) and tapped not in str(RULES.view(t.s, 2))
     t.scan(t.find("metal", "unknown"), "seat:2")
     assert t.s.places[tapped] == "deck:1"  # Ana won it (WX-7.6)
     t.universe("earth")  # Bo v Ana

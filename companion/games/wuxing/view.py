@@ -188,6 +188,8 @@ def referee_view(state: WuXingState) -> JSONDict:
             known[p[5:]].append(c)
     out["known"] = known
     out["pot_cards"] = list(state.pot)
+    # Serials recorded for a tap whose place is still a guess (issue 18): not pinned.
+    out["stand_ins"] = sorted(c for c in state.stand_ins if c not in state.pinned)
     return out
 
 
