@@ -92,7 +92,7 @@ def _sent(event: dict[str, Any], faces: dict[str, str], rng: random.Random) -> d
     return dict(event)
 
 
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5),
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6),
        bust=st.sampled_from(["revert", "stand"]))
 @settings(max_examples=25, deadline=None)
 def test_taps_photos_and_camera_scans_of_the_same_cards_are_never_refused(
@@ -124,3 +124,38 @@ def test_taps_photos_and_camera_scans_of_the_same_cards_are_never_refused(
                 sorted(faces[c] for c in a.legion(seat).unseen)
     assert test.replay() == test.state
     assert taps > 0 or truth.state.finished
+
+
+def test_a_legion_printed_twice_bound_by_a_tap_gives_way_to_a_scan() -> None:
+    """GN-2 with six players (one legion printed twice): Ana binds by a tap, so which of
+    the two printed copies she holds is a guess. Ben then shows a card of the copy the tap
+    picked by its serial: the two printed copies trade places, nobody is refused, and the
+    scan settles Ben's copy (Ana keeps the other)."""
+    names = ["Ana", "Ben", "Cai", "Dee", "Eve", "Fay"]
+    m: Match[GodNumState] = new_match("godnum", names, {"target_min": 200, "target_max": 200},
+                                      rng=random.Random(3))
+    m.apply({"type": "target", "value": 200})
+    m.apply({"type": "starting_player", "value": 1})
+    twice = next(d for d in {p.deck for p in m.state.free}
+                 if sum(p.deck == d for p in m.state.free) == 2)
+    first, second = (p for p in m.state.free if p.deck == twice)
+    chaos = next(c for c in sorted(first.serials) if m.state.cards[c].id.endswith("chaos"))
+    m.apply({"type": "play", "seat": 1, "card": m.state.cards[chaos].id})
+    assert m.state.legion(1).printed == first.printed and 1 in m.state.guessed
+    ben = next(c for c in sorted(first.serials) if c != chaos
+               and m.state.cards[c].kind == "function")
+    m.apply({"type": "play", "seat": 2, "card": ben})  # a phone photo of Ben's card
+    assert m.state.owner[ben] == 2 and m.state.legion(2).printed == first.printed
+    assert m.state.legion(1).printed == second.printed and 1 in m.state.guessed
+    assert m.state.owner[m.state.pile[0]] == 1 and m.state.pile[0] in second.serials
+    assert m.replay() == m.state
+    state = m.state
+    with_ana = next(c for c in sorted(first.serials) if c not in (ben, chaos)
+                    and m.state.cards[c].kind == "function")
+    assert state.turn == 3 and 2 not in state.guessed
+    try:  # Ben's copy is settled by his scan: Cai (not bound yet) cannot show a card of it
+        RULES.apply(state, {"type": "discard", "seat": 3, "cards": [with_ana]})
+    except CardNotAvailable as exc:
+        assert "Cai does not hold" in str(exc)
+    else:
+        raise AssertionError("a card of Ben's printed legion was accepted from Cai")

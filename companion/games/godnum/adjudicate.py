@@ -127,10 +127,9 @@ def play(deck: DeckData, state: GodNumState, seat: int, card: str, typed: object
                           rule="GN-5")
     serial = legions.resolve(state, deck, seat, card)
     if card in state.cards:  # a serial seen: a tap's guess may have to give way
-        state = legions.settle(state, seat, serial)
+        state = legions.settle(legions.twin(state, seat, serial), seat, serial)
     face = legions.available(state, seat, serial, typed, override)
-    if card not in state.cards:  # a face id: a stand-in until a scan says which copy
-        state = evolve(state, stand_ins=state.stand_ins | {serial})
+    state = legions.noted(state, seat, serial, tapped=card not in state.cards)
     if state.legion(seat).hand_count < 1:
         raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GN-5")
     v = verdict(deck, state, face)
@@ -222,10 +221,9 @@ def discard(deck: DeckData, state: GodNumState, seat: int, cards: list[Any], mor
         if serial in serials:
             raise MalformedEvent(f"a card is listed twice in {cards!r}")
         if c in state.cards:  # a serial seen: a tap's guess may have to give way
-            state = legions.settle(state, seat, serial)
+            state = legions.settle(legions.twin(state, seat, serial), seat, serial)
         legions.available(state, seat, serial, c, override)
-        if c not in state.cards:  # a face id: a stand-in (issue 18)
-            state = evolve(state, stand_ins=state.stand_ins | {serial})
+        state = legions.noted(state, seat, serial, tapped=c not in state.cards)
         serials.append(serial)
         state = legions.bind(state, seat, serial)  # the first card shown binds (GN-2)
     if not was_bound:
