@@ -366,11 +366,8 @@ class WuXingRules(Rules[WuXingState]):
         """A scanned ``serial``: where a stand-in's place was only a guess, the copies trade
         places so that it is where it is shown (``standins.settle``); then it is seen."""
         fits = standins.fits_for(state, seat)
-        if not fits(serial):
-            traded = standins.settle(state, serial, fits)
-            if traded is not None:
-                state = traded
-        return standins.seen(state, serial)
+        traded = None if fits(serial) else standins.settle(state, serial, fits)
+        return standins.seen(traded or state, serial)
 
     @staticmethod
     def _where(state: WuXingState, serial: str) -> str:
@@ -428,6 +425,7 @@ class WuXingRules(Rules[WuXingState]):
         if place.startswith("table:") or serial == w.universe_card:
             raise IllegalPlay(f"card {serial!r} is already shown in this challenge; undo that "
                               "scan instead of forcing it", rule="C-1")
+        standins.forget(w, serial)
         if place == UNKNOWN:
             # Unseen, yet this seat has no unseen card: it was one set aside (or another
             # seat's; the nearest seat clockwise with unseen cards gives one up).

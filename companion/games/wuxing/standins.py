@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.engine import UNKNOWN
-from companion.games.wuxing.state import DUEL, START, UNIVERSE, WuXingState, successor
+from companion.games.wuxing.state import DUEL, START, UNIVERSE, Work, WuXingState, successor
 
 UNSEEN = "unseen"
 
@@ -131,6 +131,14 @@ def seen(state: WuXingState, serial: str) -> WuXingState:
     d = state.__dict__.copy()
     d["pinned"] = state.pinned | {serial}
     return successor(d)
+
+
+def forget(w: Work, serial: str) -> None:
+    """The referee forces ``serial`` elsewhere (C-1 override): the place it had is gone,
+    and with it the pools that place held."""
+    if serial in w.stand_ins:
+        w.stand_ins = {c: p for c, p in w.stand_ins.items() if c != serial}
+        w.pinned = w.pinned - {serial}
 
 
 def _trade(state: WuXingState, a: str, b: str) -> WuXingState:
