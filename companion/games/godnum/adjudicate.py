@@ -126,10 +126,12 @@ def play(deck: DeckData, state: GodNumState, seat: int, card: str, typed: object
                           f"{str(typed)[:40]!r} too is not allowed (play one card or discard)",
                           rule="GN-5")
     serial = legions.resolve(state, deck, seat, card)
-    if card in state.cards:  # a serial seen: a tap's guess may have to give way
+    guesses = state.stand_ins or state.guessed  # none at all: the camera-only table
+    if guesses and card in state.cards:  # a serial seen: a tap's guess may give way
         state = legions.settle(legions.twin(state, seat, serial), seat, serial)
     face = legions.available(state, seat, serial, typed, override)
-    state = legions.noted(state, seat, serial, tapped=card not in state.cards)
+    if guesses or card not in state.cards:
+        state = legions.noted(state, seat, serial, tapped=card not in state.cards)
     if state.legion(seat).hand_count < 1:
         raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GN-5")
     v = verdict(deck, state, face)
