@@ -57,13 +57,21 @@ class Table:
         raise LookupError(f"no {face} at {place}")
 
     def free(self, seat: int, face: str) -> str:
-        """A card of ``face`` that seat may show: known in its deck, else unseen."""
+        """A card of ``face`` that seat holds: known in its deck, else unseen. A known card
+        while unseen ones lie on top of it (WX-8) is shown with the referee's override
+        (``forced``): these scenarios pick the faces they need."""
         try:
             return self.find(face, f"deck:{seat}")
         except LookupError:
             if self.s.unseen[seat - 1] == 0:
                 raise
             return self.find(face, "unknown")
+
+    def forced(self, seat: int, serial: str) -> dict[str, Any]:
+        """The override a scenario needs to show ``serial`` as seat's top card (C-1)."""
+        if self.s.unseen[seat - 1] > 0 and self.s.places[serial] != "unknown":
+            return {"override": True}
+        return {}
 
     def scan(self, card: str, zone: str, **extra: Any) -> Any:
         return self.m.apply({"type": "scan", "card": card, "zone": zone, **extra})
@@ -79,7 +87,7 @@ class Table:
 
     def reveal(self, seat: int, face: str) -> str:
         serial = self.free(seat, face)
-        self.scan(serial, f"seat:{seat}")
+        self.scan(serial, f"seat:{seat}", **self.forced(seat, serial))
         return serial
 
     def challenge(self, u: str, a: str, b: str) -> tuple[str, str, str]:
@@ -95,9 +103,15 @@ class Table:
         """Every awaited seat shows one card (WX-5/WX-6), any face it has."""
         shown = []
         for seat in list(self.s.awaiting):
-            shown.append(self.any_card(seat, face))
-            self.scan(shown[-1], f"seat:{seat}")
+            shown.append(self.show(seat, face))
         return shown
+
+    def show(self, seat: int, prefer: str = "") -> str:
+        """Seat shows ``any_card``; a won card while unseen ones lie on top of it (WX-8)
+        only as the referee's override (C-1), for scenarios that need a face used up."""
+        serial = self.any_card(seat, prefer)
+        self.scan(serial, f"seat:{seat}", **self.forced(seat, serial))
+        return serial
 
     def any_card(self, seat: int, prefer: str = "") -> str:
         faces = ([prefer] if prefer else []) + ["wood", "fire", "earth", "metal", "water",
@@ -550,7 +564,7 @@ def test_wx6_star_round_every_active_player_only() -> None:
     assert t.s.awaiting == (1, 2, 3)
     c = t.reveal(2, "wood")
     with pytest.raises(OutOfTurn, match="already shown a card"):
-        t.scan(t.free(2, "fire"), "seat:2")
+        t.show(2, "fire")
     assert t.s.places[c] == "void"
 
 
@@ -576,8 +590,16 @@ def test_wx8_won_cards_are_known_in_the_winners_deck() -> None:
     t.universe("fire")
     with pytest.raises(CardNotAvailable, match="is in Ana's deck"):
         t.scan(b, "seat:2")
-    t.scan(u, "seat:1")  # a won Universe card plays like its element for its new owner
-    assert t.s.places[u] == "table:1"
+    # WX-8, issue 18: won cards lie under the unseen ones; not Ana's top card yet...
+    with pytest.raises(CardNotAvailable, match=r"not Ana's top card: it was won and went to "
+                       r"the bottom of the deck \(WX-8\), under 21 cards nobody has seen yet"):
+        t.scan(u, "seat:1")
+    before = t.s
+    t.scan(u, "seat:1", override=True)  # ...unless the referee says so (logged)
+    assert t.s.places[u] == "table:1" and t.s.unseen == before.unseen
+    assert "Referee override" in t.s.ruling and "taken as the top card (C-1)" in t.s.ruling
+    t.m.undo()
+    assert t.s == before
 
 
 # -- WX-10, WX-11 ------------------------------------------------------------------------------
@@ -598,7 +620,7 @@ def _play(t: Table, e: str, winner: int | None) -> None:
     a, b = t.s.challenge
     t.universe(e)
     for seat in (a, b):
-        t.scan(t.any_card(seat, ABSORBER[e] if seat == winner else e), f"seat:{seat}")
+        t.show(seat, ABSORBER[e] if seat == winner else e)
 
 
 def _play_out_universe(t: Table, extra_for_ana: bool) -> None:
@@ -847,7 +869,8 @@ def test_find_helper_sanity() -> None:
 
 def test_face_ids_entered_by_hand_stand_for_a_copy_that_can_be_there() -> None:
     """C-6: a phone or the referee may enter a face id instead of scanning; it stands for a
-    copy the zone can hold (known in the seat's deck first), and is refused otherwise."""
+    copy the zone can hold (the top of a deck: an unseen copy while any is left, WX-8), and
+    is refused otherwise."""
     t = started()
     t.scan("universe-water", "universe")
     assert t.face(t.s.universe_card) == "universe-water"
@@ -856,10 +879,13 @@ def test_face_ids_entered_by_hand_stand_for_a_copy_that_can_be_there() -> None:
     assert t.s.ruling.startswith("Wood absorbs Water: Ana wins 3 cards")
     t.scan("universe-fire", "universe")  # Bo v Ana
     t.scan("fire", "seat:2")
-    t.scan("universe-water", "seat:1")  # the won Universe Water, known in Ana's deck
-    assert t.s.ruling.startswith("Water destroys Fire")
+    # The won Universe Water lies under Ana's 21 unseen cards (WX-8): not her top card.
+    _refused(t, {"type": "scan", "card": "universe-water", "zone": "seat:1"},
+             CardNotAvailable, "Ana's top card is one nobody has seen yet")
     _refused(t, {"type": "scan", "card": "universe-water", "zone": "seat:2"},
-             CardNotAvailable, "Bo cannot have a Universe Water")
+             CardNotAvailable, "Bo's top card is one nobody has seen yet")
+    t.scan("water", "seat:1")
+    assert t.s.ruling.startswith("Water destroys Fire")
     for _ in range(2):
         t.scan("universe-dragon", "universe")
         t.contribute_all("earth")
@@ -950,7 +976,7 @@ def _drain(t: Table, seat: int, left: int) -> None:
         t.universe(e)
         for s in (a, b):
             face = VICTIM[e] if s == seat else ABSORBER[e]
-            t.scan(t.any_card(s, face), f"seat:{s}")
+            t.show(s, face)
         assert t.s.decks[seat - 1] >= left
 
 
@@ -978,10 +1004,10 @@ def test_wx3_wx5_second_challenger_feeds_last_card_pairing_closes_the_gap() -> N
     challenges = t.s.challenges
     t.universe("dragon")
     pot = len(t.s.pot)
-    t.scan(t.any_card(1), "seat:1")
-    t.scan(t.free(3, "dragon"), "seat:3")
+    t.show(1)
+    t.show(3, "dragon")
     assert "Cy put an Infinite Dragon into the pot (WX-5)." in t.s.ruling
-    t.scan(t.any_card(2), "seat:2")
+    t.show(2)
     assert t.s.out == frozenset({2}) and t.s.decks[1] == 0
     assert len(t.s.pot) == pot + 3
     assert t.s.challenge == (1, 3) and t.s.phase == "universe"

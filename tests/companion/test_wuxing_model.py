@@ -297,7 +297,7 @@ def test_the_reference_model_can_tell_a_wrong_ruling() -> None:
     raise AssertionError("no game showed a won pot holding a Star")
 
 
-@pytest.mark.parametrize("seed", [2, 5, 10, 73, 90])
+@pytest.mark.parametrize("seed", [12, 45, 56, 113, 120])
 def test_wx11_sudden_deaths_agree_with_the_model(seed: int) -> None:
     """WX-11 rev. 2 against the model in games that end in a sudden death (count ties with
     2, 3 and 4 players, some of more than one round); the seeds are checked to reach it."""

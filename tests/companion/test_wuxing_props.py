@@ -180,7 +180,8 @@ def _legal(state: Any, serial: str, zone: str) -> bool:
     if zone == "universe" or state.phase == "tiebreak":  # WX-11 rev. 2: Universe cards
         return bool(place == "universe")
     seat = int(zone[5:])
-    return place == f"deck:{seat}" or (place == "unknown" and state.unseen[seat - 1] > 0)
+    # WX-8: won cards lie under the unseen ones, so the top card is unseen while any is left
+    return bool(place == ("unknown" if state.unseen[seat - 1] else f"deck:{seat}"))
 
 
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8))

@@ -126,7 +126,12 @@ def play(deck: DeckData, state: GodNumState, seat: int, card: str, typed: object
                           f"{str(typed)[:40]!r} too is not allowed (play one card or discard)",
                           rule="GN-5")
     serial = legions.resolve(state, deck, seat, card)
+    guesses = state.stand_ins or state.guessed  # none at all: the camera-only table
+    if guesses and card in state.cards:  # a serial seen: a tap's guess may give way
+        state = legions.settle(legions.twin(state, seat, serial), seat, serial)
     face = legions.available(state, seat, serial, typed, override)
+    if guesses or card not in state.cards:
+        state = legions.noted(state, seat, serial, tapped=card not in state.cards)
     if state.legion(seat).hand_count < 1:
         raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GN-5")
     v = verdict(deck, state, face)
@@ -217,7 +222,10 @@ def discard(deck: DeckData, state: GodNumState, seat: int, cards: list[Any], mor
         serial = legions.resolve(state, deck, seat, c, taken=serials)
         if serial in serials:
             raise MalformedEvent(f"a card is listed twice in {cards!r}")
+        if c in state.cards:  # a serial seen: a tap's guess may have to give way
+            state = legions.settle(legions.twin(state, seat, serial), seat, serial)
         legions.available(state, seat, serial, c, override)
+        state = legions.noted(state, seat, serial, tapped=c not in state.cards)
         serials.append(serial)
         state = legions.bind(state, seat, serial)  # the first card shown binds (GN-2)
     if not was_bound:
@@ -298,8 +306,11 @@ def draw_up(state: GodNumState, seat: int, moves: Moves) -> dict[str, Any]:
     moves.facts.update(drew=first + drawn, drew_first=first, reshuffled=reshuffled)
     seats = list(state.legions)
     seats[seat - 1] = lg
-    return {"legions": tuple(seats), "pile": pile,
-            "reshuffles": state.reshuffles + (1 if reshuffled else 0)}
+    changes: dict[str, Any] = {"legions": tuple(seats), "pile": pile,
+                               "reshuffles": state.reshuffles + (1 if reshuffled else 0)}
+    if reshuffled and state.stand_ins:  # back in the deck, one unseen copy like another
+        changes["stand_ins"] = state.stand_ins - set(mine)
+    return changes
 
 
 def finish_turn(state: GodNumState, seat: int, moves: Moves, outcome: str, rule: str,

@@ -172,6 +172,121 @@ def resolve(state: GodNumState, deck: DeckData, seat: int, card: str,
     raise not_held(state, seat, card)
 
 
+def settle(state: GodNumState, seat: int, serial: str) -> GodNumState:
+    """A scanned ``serial`` of ``seat``'s own legion that a tap recorded on the pot or out
+    of the game (a stand-in): the tap was another copy of the same face, so the two trade
+    places and ``serial`` is in hand (C-1, issue 18). Unchanged when no copy can trade."""
+    if serial not in state.stand_ins or state.owner.get(serial) != seat:
+        return state
+    lg = state.legion(seat)
+    if serial in lg.unseen:
+        return state
+    face = state.cards[serial].id
+    other = next((c for c in sorted(lg.unseen) if state.cards[c].id == face), None)
+    if other is None:
+        return state
+
+    def swap(c: str) -> str:
+        return other if c == serial else c
+
+    state = set_legion(state, seat, evolve(lg, unseen=lg.unseen - {other} | {serial}))
+    out = state.out
+    if serial in out:
+        out = out - {serial} | {other}
+    return evolve(state, pile=tuple(swap(c) for c in state.pile), out=out,
+                  stand_ins=state.stand_ins - {serial} | {other})
+
+
+def noted(state: GodNumState, seat: int, serial: str, tapped: bool) -> GodNumState:
+    """Before ``seat`` shows ``serial``: a tapped card is a stand-in until a scan says which
+    copy it was (issue 18); a seat bound by a tap guessed its printed legion, a serial it
+    shows settles it (GN-2)."""
+    if tapped:
+        guessed = state.guessed | {seat} if not state.legion(seat).bound else state.guessed
+        return evolve(state, stand_ins=state.stand_ins | {serial}, guessed=guessed)
+    if seat in state.guessed:
+        return evolve(state, guessed=state.guessed - {seat})
+    return state
+
+
+def twin(state: GodNumState, seat: int, serial: str) -> GodNumState:
+    """A scanned ``serial`` of a legion printed twice (GN-2, six players): where the
+    printed copy a seat was bound to is only a guess (``guessed``: bound by a tap or by the
+    lobby), the two printed copies trade places, so the scan is not refused for it:
+    ``seat`` itself guessed and ``serial`` is of the twin (free, or another guessed seat's);
+    or ``seat`` is not bound yet and ``serial`` is of a guessed seat's copy while the twin
+    is still free. Unchanged otherwise (C-1 then refuses as before)."""
+    if not state.guessed or serial not in state.cards:
+        return state
+    deck_id = state.cards[serial].deck
+    holder = state.owner.get(serial)
+    lg = state.legion(seat)
+    if lg.bound:
+        if seat not in state.guessed or lg.deck != deck_id or holder == seat:
+            return state
+        if holder is not None and holder not in state.guessed:
+            return state
+        other = _serials_of(state, holder, serial)
+        if other is None:
+            return state
+        return _swap_sets(state, _serials_of(state, seat, serial) or frozenset(), other)
+    if holder is None or holder not in state.guessed:
+        return state
+    spare = next((p for p in state.free if p.deck == deck_id), None)
+    if spare is None:
+        return state
+    return _swap_sets(state, _serials_of(state, holder, serial) or frozenset(), spare.serials)
+
+
+def _serials_of(state: GodNumState, seat: int | None, serial: str) -> frozenset[str] | None:
+    """The printed legion of ``seat`` (``None``: the free one holding ``serial``)."""
+    if seat is not None:
+        return frozenset(s for s, o in state.owner.items() if o == seat)
+    found = free_set_of(state, serial)
+    return found.serials if found is not None else None
+
+
+def _swap_sets(state: GodNumState, a: frozenset[str], b: frozenset[str]) -> GodNumState:
+    """Printed copies ``a`` and ``b`` of one legion trade places: each serial of one takes
+    the place of the same face's serial of the other (sorted, so replay is exact)."""
+    m: dict[str, str] = {}
+    by_face: dict[str, list[str]] = {}
+    for s in sorted(b):
+        by_face.setdefault(state.cards[s].id, []).append(s)
+    for s in sorted(a):
+        t = by_face[state.cards[s].id].pop(0)
+        m[s], m[t] = t, s
+
+    def swap(x: str) -> str:
+        return m.get(x, x)
+
+    def swap_set(xs: frozenset[str]) -> frozenset[str]:
+        return frozenset(swap(x) for x in xs)
+
+    def seat_and_printed(xs: frozenset[str]) -> tuple[int | None, int | None]:
+        holder = state.owner.get(min(xs))
+        if holder is not None:
+            return holder, state.legion(holder).printed
+        return None, next((p.printed for p in state.free if p.serials == xs), None)
+
+    sa, pa = seat_and_printed(a)
+    sb, pb = seat_and_printed(b)
+    seats = []
+    for n, lg in enumerate(state.legions, 1):
+        printed = pb if n == sa else pa if n == sb else lg.printed
+        seats.append(evolve(lg, unseen=swap_set(lg.unseen), printed=printed))
+    def new_printed(p: PrintedLegion) -> int:
+        now = pa if p.serials == b else pb if p.serials == a else None
+        return p.printed if now is None else now
+
+    free = tuple(PrintedLegion(p.deck, new_printed(p), swap_set(p.serials))
+                 for p in state.free)
+    owner = {swap(x): o for x, o in state.owner.items()}
+    return evolve(state, legions=tuple(seats), free=free, owner=owner,
+                  pile=tuple(swap(c) for c in state.pile), out=swap_set(state.out),
+                  stand_ins=swap_set(state.stand_ins))
+
+
 def available(state: GodNumState, seat: int, serial: str, typed: object,
               override: bool) -> CardFace:
     """The face of ``serial`` if ``seat`` may show it (C-1, C-7, GN-2); with ``override``

@@ -118,7 +118,8 @@ class GodNumRules(Rules[GodNumState]):
         fixed = legions.fixed_legions(str(opts.get("legions", "")), self.deck, len(setup.players))
         seats, free, owner = legions.first_hands(setup, self.deck, fixed)
         state = GodNumState(tuple(setup.players), opts, dict(setup.cards), owner, seats,
-                            free=free)
+                            free=free, guessed=frozenset(n for n, lg in enumerate(seats, 1)
+                                                         if lg.bound))
         if all(lg.bound for lg in seats):  # every legion fixed: the rest are not played
             state = evolve(state, free=(), out=frozenset().union(*(p.serials for p in free)))
         return state
@@ -158,6 +159,8 @@ class GodNumRules(Rules[GodNumState]):
         if state.burdened or state.discarding:
             raise IllegalPlay(f"{state.name(seat)} must discard now, not play", rule="GN-5")
         serial = legions.resolve(state, self.deck, seat, card)
+        if card in state.cards:
+            state = legions.settle(legions.twin(state, seat, serial), seat, serial)
         legions.available(state, seat, serial, card, override=False)
         if state.legion(seat).hand_count < 1:
             raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GN-5")

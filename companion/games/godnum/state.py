@@ -83,6 +83,12 @@ class GodNumState:
     reshuffles: int = 0
     busts: int = 0
     turns: int = 0
+    # Cards played or discarded by a face id (one tap): the serial records *a* copy of
+    # that face from the seat's legion, a stand-in until a scan says which (C-1, issue 18).
+    stand_ins: frozenset[str] = frozenset()
+    # Seats bound to a printed legion by a tap or by the lobby, not by a serial: with a
+    # legion printed twice (six players) which printed copy they hold is a guess (GN-2).
+    guessed: frozenset[int] = frozenset()
     # The latest play in words with its ruling ids, made from ``last_play`` only when read
     # (words.py; set with the play by ``adjudicate.played``, so this module needs no words).
     said: Said | str = field(default="Waiting for the companion to draw the target divine "

@@ -53,7 +53,7 @@ from companion.errors import (
     OutOfTurn,
     UnknownCard,
 )
-from companion.games.wuxing import rounds, view
+from companion.games.wuxing import rounds, standins, view
 from companion.games.wuxing.deal import deal
 from companion.games.wuxing.state import (
     DRAGON,
@@ -162,8 +162,7 @@ class WuXingRules(Rules[WuXingState]):
         return w.freeze(Play("start", "start", "WX-12", winner, (), {"winner": winner}))
 
     def _card(self, state: WuXingState, raw: str, seat: int | None) -> str:
-        """The serial ``raw`` names: a serial, a payload, or a face id entered by hand (a
-        copy that can be where the zone says, see ``_by_face``).
+        """The serial ``raw`` names: a serial or a payload (a face id is ``_tapped``).
 
         Raises ``MalformedEvent``, ``MalformedPayload``, ``ForeignPayload`` (another game's
         card), ``UnknownCard`` (never printed here, a forged payload) or
@@ -172,8 +171,6 @@ class WuXingRules(Rules[WuXingState]):
         t = state.table
         if raw in t.faces:
             return raw
-        if raw in t.by_face:
-            return self._by_face(state, raw, seat)
         if raw.startswith(codec.PREFIX + ":"):
             p = codec.decode(raw)
             if p.game_code != t.code:
@@ -232,15 +229,19 @@ class WuXingRules(Rules[WuXingState]):
             raise GameOver(f"the game is over; card {raw[:40]!r} is not needed", rule="WX-10")
         if by is not None:
             self._authorize(state, by, seat, raw)
-        if raw in t.faces:  # a serial: the camera's case, checked here first
-            serial = raw
-        else:
-            try:
+        try:
+            if raw in t.faces:  # a serial: the camera's case, checked here first
+                serial = raw
+            elif raw in t.by_face:  # a face entered by hand: a stand-in (issue 18)
+                state, serial = self._tapped(state, raw, seat)
+            else:
                 serial = self._card(state, raw, seat)
-            except CardNotAvailable:
-                if by is None:
-                    raise
-                self._unavailable(state, by, raw)
+        except CardNotAvailable:
+            if by is None:
+                raise
+            self._unavailable(state, by, raw)
+        if state.stand_ins and raw not in t.by_face:  # a serial seen: settle the guesses
+            state = self._settled(state, serial, seat)
         phase = state.phase
         if phase == START:
             return self._pull(state, serial, seat, by, raw)
@@ -254,8 +255,8 @@ class WuXingRules(Rules[WuXingState]):
         place = state.places[serial]
         if phase == DUEL:
             return self._take(state, serial, seat, override, by, raw)
-        held = place == t.deck_place[seat] or (
-            place == UNKNOWN and state.unseen[seat - 1] > 0)
+        # Top card: an unseen one while any is left (WX-8: won ones go under), else known.
+        held = place == UNKNOWN if state.unseen[seat - 1] else place == t.deck_place[seat]
         if not held and not override:
             if by is not None:
                 self._unavailable(state, by, raw)
@@ -334,15 +335,15 @@ class WuXingRules(Rules[WuXingState]):
                             f"card {card!r} refused", rule="WX-3")
         raise OutOfTurn(f"card {card!r} from {who} is not expected: {view.prompt(state)}")
 
-    def _by_face(self, state: WuXingState, face_id: str, seat: int | None) -> str:
-        """A face id entered by hand (C-6): a copy of it the zone can hold. For a seat: a copy
-        known in its deck, else a not-yet-seen copy (in the sudden death: a copy in the
-        Universe deck); for the Universe zone: a copy in the Universe deck; before dealing
-        (WX-12): a copy not pulled yet. C-2: any copy is as good as another, the choice is
-        deterministic so replay is exact. Raises ``CardNotAvailable``."""
-        c = view.copy_for(state, face_id, seat)
-        if c is not None:
-            return c
+    @staticmethod
+    def _tapped(state: WuXingState, face_id: str, seat: int | None) -> tuple[WuXingState, str]:
+        """A face id entered by hand (C-6): a copy of it that can be where the card comes
+        from (``standins.fits_for``: the top of a seat's deck is a card nobody has seen while
+        any is left, WX-8), recorded as a stand-in (issue 18), and the state noting it. The
+        choice is deterministic, so replay is exact. Raises ``CardNotAvailable``."""
+        found = standins.tapped(state, face_id, standins.fits_for(state, seat))
+        if found is not None:
+            return found
         t = state.table
         label = t.faces[t.by_face[face_id][0]].name
         if state.phase == START:
@@ -351,10 +352,22 @@ class WuXingRules(Rules[WuXingState]):
         if seat is None or state.phase == DUEL:
             raise CardNotAvailable(f"no {label} ({face_id!r}) is left in the Universe deck",
                                    rule="C-1")
+        if state.unseen[seat - 1]:
+            raise CardNotAvailable(
+                f"{t.name(seat)}'s top card is one nobody has seen yet (won cards go to the "
+                f"bottom, WX-8), and no {label} ({face_id!r}) is left among those", rule="C-1")
         raise CardNotAvailable(f"{t.name(seat)} cannot have a {label} ({face_id!r}): no copy "
                                "of it can be in their deck", rule="C-1")
 
     # -- C-1 -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _settled(state: WuXingState, serial: str, seat: int | None) -> WuXingState:
+        """A scanned ``serial``: where a stand-in's place was only a guess, the copies trade
+        places so that it is where it is shown (``standins.settle``); then it is seen."""
+        fits = standins.fits_for(state, seat)
+        traded = None if fits(serial) else standins.settle(state, serial, fits)
+        return standins.seen(traded or state, serial)
 
     @staticmethod
     def _where(state: WuXingState, serial: str) -> str:
@@ -373,9 +386,16 @@ class WuXingRules(Rules[WuXingState]):
     def _check_from_deck(self, state: WuXingState, seat: int, serial: str) -> None:
         """C-1: ``serial`` can come from ``seat``'s deck; raises ``CardNotAvailable``."""
         place = state.places[serial]
-        if place == deck_of(seat) or (place == UNKNOWN and state.unseen[seat - 1] > 0):
+        if place == (UNKNOWN if state.unseen[seat - 1] else deck_of(seat)):
             return
         who = state.table.name(seat)
+        t = state.table
+        if place == deck_of(seat):
+            n = state.unseen[seat - 1]
+            raise CardNotAvailable(
+                f"card {serial!r} ({t.faces[serial].name}) is not {who}'s top card: it was "
+                f"won and went to the bottom of the deck (WX-8), under {n} card"
+                f"{'' if n == 1 else 's'} nobody has seen yet", rule="C-1")
         if place == UNKNOWN:
             raise CardNotAvailable(
                 f"{who} cannot have card {serial!r} ({state.table.faces[serial].name}): every "
@@ -405,6 +425,7 @@ class WuXingRules(Rules[WuXingState]):
         if place.startswith("table:") or serial == w.universe_card:
             raise IllegalPlay(f"card {serial!r} is already shown in this challenge; undo that "
                               "scan instead of forcing it", rule="C-1")
+        standins.forget(w, serial)
         if place == UNKNOWN:
             # Unseen, yet this seat has no unseen card: it was one set aside (or another
             # seat's; the nearest seat clockwise with unseen cards gives one up).
@@ -420,6 +441,13 @@ class WuXingRules(Rules[WuXingState]):
                         w.decks[s - 1] -= 1
                         break
             w.places[serial] = OUT  # counted out of nowhere, then moved below
+        if seat is not None and place == deck_of(seat):
+            # Known in this deck, but under its unseen cards (WX-8): the referee says the
+            # pile was put together otherwise; the card leaves the deck as its top card.
+            w.notes.append(f"Referee override: {serial} ({t.label[serial]}) was recorded at "
+                           f"the bottom of {t.name(seat)}'s deck (WX-8); taken as the top "
+                           "card (C-1).")
+            return
         where = {POT: "the pot", VOID: "the Void", UNIVERSE: "the Universe deck",
                  UNKNOWN: "the unseen cards", OUT: "out of play"}.get(
                      place, view.place_words(t, place))
@@ -459,6 +487,7 @@ class WuXingRules(Rules[WuXingState]):
                            "keep pulling (WX-12).")
             return w.freeze(pulled)
         w.shown = frozenset()
+        w.stand_ins, w.pinned = {}, frozenset()  # the pulled cards go back: all unseen
         w.turn = seat
         aside = f", {state.set_aside} set aside unseen" if state.set_aside else ""
         w.notes.append(f"{t.name(seat)} pulled the first Infinite Dragon and starts (WX-12). "
@@ -561,8 +590,7 @@ class WuXingRules(Rules[WuXingState]):
 
 
 def _random_top(state: WuXingState, seat: int, rng: random.Random) -> str:
-    unseen = state.unseen[seat - 1]
-    if rng.randrange(state.decks[seat - 1]) < unseen:
+    if state.unseen[seat - 1]:  # won cards lie under the unseen ones (WX-8)
         pool = [c for c, p in state.places.items() if p == UNKNOWN]
     else:
         mine = deck_of(seat)

@@ -4,6 +4,10 @@ Places (C-1): ``unknown`` (dealt or set aside, not seen since: the companion kno
 many of them each seat holds), ``deck:<n>`` (known to be in seat n's deck), ``universe``,
 ``pot``, ``table:<n>`` (shown by seat n, not adjudicated yet), ``void``, ``out`` (printed
 sets the table does not play with).
+
+Stand-ins (C-1, issue 18): a card entered by its face ("wood", one tap) is recorded under one
+copy's serial, but only as *a* Wood: ``stand_ins`` maps such a serial to the pools of copies
+it may trade places with (``standins``), until a scan of a serial settles which is which.
 """
 
 from __future__ import annotations
@@ -111,6 +115,10 @@ class WuXingState:
     winners: tuple[int, ...]
     last_play: Play | None = None
     tiebreaks: int = 0
+    # serial -> pools it may trade places with (``standins``); never mutated, replaced
+    stand_ins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    taps: int = 0  # stand-in groups made so far: names the next pool (replay is exact)
+    pinned: frozenset[str] = frozenset()  # stand-ins scanned since: they stay where they are
 
     @property
     def ruling(self) -> str:
@@ -165,6 +173,9 @@ class Work:
     stars: int
     recycles: int
     tiebreaks: int
+    stand_ins: Mapping[str, tuple[str, ...]]
+    taps: int
+    pinned: frozenset[str]
     adjudged: Said | str
     finished: bool
     winners: tuple[int, ...]
