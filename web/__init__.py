@@ -74,7 +74,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(config)
     data_dir = Path(app.config.get("DATA_DIR") or app.instance_path)
     app.config["DATA_DIR"] = str(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # tokens inside (issue 19)
     broker = Broker()
     url = app.config.get("DATABASE")
     abandoned = float(app.config["ABANDONED_AFTER"])

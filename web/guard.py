@@ -57,6 +57,21 @@ def parse_json(raw: bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise BodyError(f"the body is not valid JSON: {str(exc)[:120]}") from None
 
 
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,17})?(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def query_number(raw: str | None) -> Any:
+    """A query field that should be a number: ``None`` if absent, an ``int`` or finite
+    ``float`` if it is one in JSON's spelling, else the text itself for the caller to
+    refuse by name. Nothing is parsed as JSON (no nesting, no recursion)."""
+    if raw is None or len(raw) > 40 or not _NUMBER.fullmatch(raw):
+        return raw
+    if "." in raw or "e" in raw or "E" in raw:
+        value = float(raw)
+        return value if value == value and abs(value) != float("inf") else raw
+    return int(raw)
+
+
 def takes_body(max_bytes: int, *, json_only: bool = True) -> Callable[[F], F]:
     """Mark a view as taking bodies up to ``max_bytes`` (default: the app's
     ``MAX_CONTENT_LENGTH``), and, with ``json_only=False``, bodies that are not JSON (a

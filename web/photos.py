@@ -18,7 +18,6 @@ is checked here.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from typing import Any
@@ -31,7 +30,7 @@ from cv.live import MAX_FRAME_SIDE, BadFrame, LiveCamera
 from cv.photo import MAX_BYTES, BadPhoto, PhotoCards, no_card_hint, read_photo
 from cv.sender import Scan
 from web.api import body, play_scan, refusal, table_and_viewer
-from web.guard import takes_body
+from web.guard import query_number, takes_body
 from web.qr import svg
 from web.resources import services
 from web.tables import Refused, Table, Viewer
@@ -181,11 +180,9 @@ def _live_zone(table: Table) -> str | None:
 
 
 def _number(name: str) -> Any:
-    raw = request.args.get(name)
-    try:
-        return json.loads(raw) if raw is not None else None
-    except ValueError:
-        return raw
+    """A query field as a number, or as the text sent (which the camera refuses by name):
+    never parsed as JSON (``seq=[[[[...`` made the parser recurse into a 500)."""
+    return query_number(request.args.get(name))
 
 
 @bp.post("/api/tables/<table_id>/camera/frames")

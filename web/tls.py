@@ -21,6 +21,7 @@ import ipaddress
 import os
 import socket
 import ssl
+import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -67,8 +68,10 @@ def ensure_certificate(data_dir: Path, hosts: Sequence[str]) -> tuple[Path, Path
     folder = data_dir / "tls"
     cert_path, key_path = folder / "cert.pem", folder / "key.pem"
     if cert_path.is_file() and key_path.is_file() and _covers(cert_path, hosts):
+        if key_path.stat().st_mode & 0o077:  # a key kept by an older version, readable by all
+            os.chmod(key_path, 0o600)
         return cert_path, key_path, False
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     key = ec.generate_private_key(ec.SECP256R1())
     names: list[x509.GeneralName] = []
     for h in hosts:
@@ -91,12 +94,21 @@ def ensure_certificate(data_dir: Path, hosts: Sequence[str]) -> tuple[Path, Path
     pem_key = key.private_bytes(serialization.Encoding.PEM,
                                 serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
-    # The key is written readable by its owner only, then moved into place.
-    tmp = key_path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(pem_key)
-    os.replace(tmp, key_path)
+    # The key goes into a new file the owner alone may read from its first byte, then is
+    # moved into place. A fixed temporary name would be reopened with its old mode if a
+    # stale one were left (O_CREAT's mode applies only to a file it creates), so mkstemp.
+    stale = key_path.with_suffix(".tmp")  # an older version's half-written key
+    if stale.is_file():
+        stale.unlink()
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".key-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(pem_key)
+        os.replace(tmp, key_path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     return cert_path, key_path, True
 
