@@ -6,17 +6,23 @@
   app's ``before_request`` hook applies to every write;
 - ``RateLimit``: table creation per client address (a sliding window in memory);
 - ``security_headers``: the headers every response carries (CSP without inline script,
-  no framing, no sniffing, no referrer).
+  no framing, no sniffing, no referrer);
+- ``DecodeGate``: photo decoding, one per core in low-priority threads, a short queue,
+  ``503`` beyond (issue 19 §2); ``query_number``: a query field read as a number.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -26,6 +32,7 @@ _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(rb"[\[\]{}]")
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 class BodyError(ValueError):
@@ -150,3 +157,100 @@ def security_headers(camera_preview: str | None) -> dict[str, str]:
         "Referrer-Policy": "no-referrer",
         "Cross-Origin-Opener-Policy": "same-origin",
     }
+
+
+class Busy(Exception):
+    """Every photo decode slot is taken and the queue is full: answer ``503`` with
+    ``Retry-After: retry_after``; ``str`` says so in plain words."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Gone(Exception):
+    """The client hung up before its photo was read: nothing more is done for it."""
+
+
+def cores() -> int:
+    """The cores this process may run on (a container's or taskset's share, not the host's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class DecodeGate:
+    """Photo and frame decoding, which one upload could make costly (issue 19 §2).
+
+    At most ``slots`` decodes run at once (default: one per core), in threads of their own
+    whose priority is lowered on Linux (nice +10), so a phone's ordinary request is served
+    first while photos are read; ``waiting`` more (default as many) may queue up to
+    ``wait_s`` seconds; any other is refused at once (``Busy``). A request holds its body in
+    memory only once admitted, so bodies in memory are at most ``slots + waiting``. The
+    threads start with the first photo: a table that never sends one pays nothing.
+    """
+
+    def __init__(self, slots: int | None = None, waiting: int | None = None,
+                 wait_s: float = 2.0, nice: int = 10) -> None:
+        self.slots = slots or cores()
+        self.waiting = self.slots if waiting is None else waiting
+        self.wait_s = wait_s
+        self.nice = nice
+        self._admitted = threading.BoundedSemaphore(self.slots + self.waiting)
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        # Counts for the bench and tests: answered Busy, read, dropped (client gone).
+        self.refused = self.decoded = self.dropped = 0
+
+    def _lower_priority(self) -> None:
+        if self.nice and sys.platform.startswith("linux"):
+            # On Linux a thread id names one thread: only this decode thread is lowered.
+            with contextlib.suppress(OSError, AttributeError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.slots, thread_name_prefix="decode",
+                                                initializer=self._lower_priority)
+            return self._pool
+
+    @contextlib.contextmanager
+    def admitted(self) -> Iterator[None]:
+        """Hold one of the ``slots + waiting`` places (read the body inside); raises
+        ``Busy`` at once when every place is held."""
+        if not self._admitted.acquire(blocking=False):
+            self.refused += 1
+            raise Busy(f"the server is reading {self.slots + self.waiting} other photos; "
+                       "send this one again in a moment")
+        try:
+            yield
+        finally:
+            self._admitted.release()
+
+    def run(self, work: Callable[[], T], gone: Callable[[], bool] = lambda: False) -> T:
+        """``work()`` in a decode thread, once one is free within ``wait_s`` (else ``Busy``);
+        ``gone()``, asked before it starts, says whether the client hung up (``Gone``)."""
+        started = threading.Event()
+
+        def call() -> T:
+            started.set()
+            if gone():
+                self.dropped += 1
+                raise Gone("the client hung up before its photo was read")
+            self.decoded += 1
+            return work()
+
+        future = self._executor().submit(call)
+        if not started.wait(self.wait_s) and future.cancel():
+            self.refused += 1
+            raise Busy("the server is busy reading other photos; send this one again in a "
+                       "moment", retry_after=max(1, round(self.wait_s)))
+        return future.result()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
