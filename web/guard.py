@@ -8,12 +8,14 @@
 - ``security_headers``: the headers every response carries (CSP without inline script,
   no framing, no sniffing, no referrer);
 - ``DecodeGate``: photo decoding, one per core in low-priority threads, a short queue,
-  ``503`` beyond (issue 19 §2); ``query_number``: a query field read as a number.
+  ``503`` beyond (issue 19 §2); ``query_number``: a query field read as a number;
+- ``ClientAddress``: each phone's own address behind the TLS relay or a trusted proxy.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import os
 import re
@@ -21,7 +23,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -33,6 +35,7 @@ _BRACKETS = re.compile(rb"[\[\]{}]")
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class BodyError(ValueError):
@@ -254,3 +257,66 @@ class DecodeGate:
             if self._pool is not None:
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
+
+
+_FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+              "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX", "HTTP_FORWARDED")
+
+
+def proxy_networks(spec: str | Iterable[str]) -> tuple[IPNetwork, ...]:
+    """``"127.0.0.1,::1"`` or ``["10.0.0.0/8"]`` as networks; raises ``ValueError`` naming a
+    part that is no address or network."""
+    parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    out = []
+    for part in (p.strip() for p in parts):
+        if part:
+            try:
+                out.append(ipaddress.ip_network(part, strict=False))
+            except ValueError:
+                raise ValueError(f"{part!r} is not an address or network (like 127.0.0.1 or "
+                                 "172.16.0.0/12)") from None
+    return tuple(out)
+
+
+class ClientAddress:
+    """WSGI middleware: each phone's own address as ``REMOTE_ADDR`` (issue 19 §1), for the
+    caps per client (streams, table creation).
+
+    - Behind ``companion serve --tls`` every connection comes from the TLS relay on
+      127.0.0.1; ``relay`` maps the relay's port towards waitress to the phone's address
+      (filled by ``web.tls.TlsFront``, in this process: nothing a client sends is read).
+    - Behind a reverse proxy (``hops`` > 0), ``X-Forwarded-*`` are read (werkzeug's
+      ``ProxyFix``) only from a peer in ``trusted`` (default: this machine's 127.0.0.1 and
+      ::1); from anyone else they are removed, so a phone that reaches the server directly
+      cannot claim another address.
+    """
+
+    def __init__(self, app: Any, hops: int = 0,
+                 trusted: str | Iterable[str] = "127.0.0.1,::1") -> None:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        self.app = app
+        self.hops = hops
+        self.trusted = proxy_networks(trusted)
+        self.relay: dict[int, str] = {}
+        self._fix = ProxyFix(app, x_for=hops, x_proto=hops, x_host=hops) if hops else None
+
+    def _trusted(self, addr: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(addr)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted)
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if self.relay:
+            port = str(environ.get("REMOTE_PORT") or "")
+            phone = self.relay.get(int(port)) if port.isdigit() else None
+            if phone is not None and environ.get("REMOTE_ADDR") == "127.0.0.1":
+                environ["REMOTE_ADDR"] = phone
+        if self._fix is not None:
+            if self._trusted(str(environ.get("REMOTE_ADDR") or "")):
+                return self._fix(environ, start_response)
+            for name in _FORWARDED:
+                environ.pop(name, None)
+        return self.app(environ, start_response)

@@ -9,7 +9,8 @@ rest answer ordinary requests; the app refuses more streams with ``503``); idle 
 connections cost a socket, not a thread, and are closed after ``CHANNEL_TIMEOUT`` seconds
 without a byte; the connection limit is well above a thousand (``poll``, not ``select``,
 which cannot watch a socket numbered above 1023); and waitress's own refusals (a body
-above its limit, a malformed request line) are JSON like the app's.
+above its limit, a malformed request line) are JSON like the app's. Behind a proxy, the
+client address is the proxy's ``X-Forwarded-For`` only when the proxy sent it (issue 19).
 """
 
 from __future__ import annotations
@@ -92,12 +93,18 @@ def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS
 
     app.config["SSE_MAX_STREAMS"] = stream_capacity(threads)
     files = open_files_limit(CONNECTION_LIMIT + threads + 256)
+    # Behind a proxy the app reads X-Forwarded-* itself, and only from the proxy's address
+    # (web.guard.ClientAddress): waitress, which trusts no proxy here, must leave them.
+    behind_proxy = int(app.config.get("PROXY_HOPS") or 0) > 0
     server = create_server(
         app, host=host, port=port, threads=threads,
         connection_limit=max(64, min(CONNECTION_LIMIT, files - threads - 128)),
         channel_timeout=CHANNEL_TIMEOUT, cleanup_interval=10, asyncore_use_poll=True,
         ident="table-companion", max_request_body_size=MAX_BODY,
-        clear_untrusted_proxy_headers=True, **extra,
+        clear_untrusted_proxy_headers=not behind_proxy,
+        # Reading ahead lets waitress see a client hang up while its request runs
+        # (environ["waitress.client_disconnected"]): a photo nobody waits for is dropped.
+        channel_request_lookahead=1, **extra,
     )
     server.channel_class = _json_channel()
     return server
