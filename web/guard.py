@@ -205,6 +205,7 @@ class DecodeGate:
         self._lock = threading.Lock()
         # Counts for the bench and tests: answered Busy, read, dropped (client gone).
         self.refused = self.decoded = self.dropped = 0
+        self.queued = 0  # admitted and waiting for a decode thread
 
     def _lower_priority(self) -> None:
         if self.nice and sys.platform.startswith("linux"):
@@ -239,14 +240,20 @@ class DecodeGate:
 
         def call() -> T:
             started.set()
+            with self._lock:
+                self.queued -= 1
             if gone():
                 self.dropped += 1
                 raise Gone("the client hung up before its photo was read")
             self.decoded += 1
             return work()
 
+        with self._lock:
+            self.queued += 1
         future = self._executor().submit(call)
         if not started.wait(self.wait_s) and future.cancel():
+            with self._lock:
+                self.queued -= 1
             self.refused += 1
             raise Busy("the server is busy reading other photos; send this one again in a "
                        "moment", retry_after=max(1, round(self.wait_s)))
