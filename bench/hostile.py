@@ -9,15 +9,27 @@ structure the server refuses before decoding. ``hostile_photos()`` names them al
 from __future__ import annotations
 
 import io
+import json
+import os
 import re
+import signal
+import socket
 import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 from PIL import Image as PILImage
 
 _SOS = re.compile(rb"\xff\xda")
+PNG = b"\x89PNG"
 
 
 def _flat(side: int, progressive: bool, colour: bool = True) -> bytes:
@@ -132,3 +144,181 @@ FRAMES: dict[str, Callable[[], bytes]] = {
 def hostile_photos() -> dict[str, bytes]:
     """Every hostile photo by name (built on call: a few seconds)."""
     return {name: make() for name, make in PHOTOS.items()}
+
+
+# -- companion bench photo --hostile ----------------------------------------------------
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) the process ``pid`` has used, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _memory_mb(pid: int, key: str) -> float:
+    """``VmRSS`` or ``VmHWM`` (peak) of ``pid`` in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _get_p95(http: Any, url: str, n: int) -> tuple[float, float, int]:
+    """``(p50 ms, p95 ms, failures)`` of ``n`` GETs, one after another."""
+    ms: list[float] = []
+    failed = 0
+    for _ in range(n):
+        t0 = time.perf_counter()
+        try:
+            if http.get(url).status_code != 200:
+                failed += 1
+        except Exception:  # a timeout is what the bench measures: counted, not raised
+            failed += 1
+        ms.append((time.perf_counter() - t0) * 1000)
+    ms.sort()
+    return ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.95))], failed
+
+
+def _start_server(data: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "companion_cli", "serve", "--host", "127.0.0.1", "--port",
+         str(port), "--data-dir", str(data), "--threads", str(threads), "--demo"],
+        cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+
+
+def run_hostile(threads: int = 8, uploads: int = 50, gets: int = 200,
+                attacker_nice: int = 0) -> int:
+    """Send each hostile photo alone (server CPU per upload), then ``uploads`` costly ones
+    at once, again and again, while a phone GETs its table (p50/p95 against idle).
+
+    ``attacker_nice``: the attacking process's nice value. On one machine the attackers'
+    own CPU comes from the server's cores, as it would not over a network; 19 stands in
+    for attackers on other machines."""
+    import httpx
+
+    with tempfile.TemporaryDirectory(prefix="companion-hostile-") as tmp:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        proc = _start_server(Path(tmp) / "data", port, threads)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            http = httpx.Client(timeout=60)
+            for _ in range(600):  # up to 60 s for the server to start
+                try:
+                    if http.get(base + "/api/games").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            t = http.post(base + "/api/tables", json={"game": "wuxing",
+                                                      "players": ["Ana", "Ben", "Chen"]}).json()
+            seat = {"Authorization": f"Bearer {t['seats'][0]['token']}",
+                    "Content-Type": "image/jpeg"}
+            photo_url = f"{base}/api/tables/{t['table']}/photos?zone=seat:1"
+            frame_url = f"{base}/api/tables/{t['table']}/camera/frames?seq=1&t=0"
+            camera = {**seat, "Authorization": f"Bearer {t['camera_token']}"}
+            print(f"companion serve --threads {threads}, {cores_here()} cores; each hostile "
+                  "body sent alone, server CPU (user+system) per upload:")
+            worst = ("", 0.0)
+            costly: dict[str, bytes] = {}
+            for name, make in {**PHOTOS, **FRAMES}.items():
+                data = make()
+                url, head = (frame_url, camera) if name.startswith("frame") else (photo_url, seat)
+                if data[:4] == b"\x89PNG":
+                    head = {**head, "Content-Type": "image/png"}
+                c0 = _cpu_s(proc.pid)
+                status = http.post(url, content=data, headers=head).status_code
+                spent = _cpu_s(proc.pid) - c0
+                print(f"  {name:40} {len(data):>9,} B  {status}  {spent:5.2f} s CPU")
+                if spent > worst[1]:
+                    worst = (name, spent)
+                if name not in REFUSED and not name.startswith("frame"):
+                    costly[name] = data
+            print(f"worst CPU per upload: {worst[1]:.2f} s ({worst[0]})")
+            table_url = f"{base}/api/tables/{t['table']}"
+            idle = _get_p95(http, table_url, gets)
+            rss0 = _memory_mb(proc.pid, "VmRSS")
+            # The attackers are another process: in this one they would hold the GIL and
+            # slow the phone's own GETs, which is not what the server does to them. (Their
+            # CPU still comes from the same cores, as it would not on a real network.)
+            files = []
+            for i, data in enumerate(costly.values()):
+                f = Path(tmp) / f"upload-{i}.{'png' if data.startswith(PNG) else 'jpg'}"
+                f.write_bytes(data)
+                files.append(str(f))
+            crowd = subprocess.Popen(
+                [sys.executable, "-m", "bench.hostile", photo_url, t["seats"][0]["token"],
+                 str(uploads), *files], cwd=Path(__file__).resolve().parents[1],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                preexec_fn=(lambda: os.nice(attacker_nice)) if attacker_nice else None)
+            assert crowd.stdout is not None and crowd.stdin is not None
+            crowd.stdout.readline()  # "started": every upload is in flight
+            time.sleep(2.0)  # let the uploads pile up
+            c0, w0 = _cpu_s(proc.pid), time.perf_counter()
+            busy = _get_p95(http, table_url, gets)
+            server_cpu = (_cpu_s(proc.pid) - c0) / (time.perf_counter() - w0)
+            out, _ = crowd.communicate("stop\n", timeout=300)
+            statuses = json.loads(out.strip().splitlines()[-1])
+            peak = _memory_mb(proc.pid, "VmHWM")
+            print(f"GET /api/tables/<table> ({gets} in a row) with {uploads} costly "
+                  f"uploads in flight, attackers at nice {attacker_nice} (their answers: "
+                  f"{statuses}):")
+            print(f"  idle   p50 {idle[0]:6.1f} ms  p95 {idle[1]:6.1f} ms  failed {idle[2]}")
+            print(f"  attack p50 {busy[0]:6.1f} ms  p95 {busy[1]:6.1f} ms  failed {busy[2]}  "
+                  f"({busy[1] / max(idle[1], 0.001):.1f} x idle p95)")
+            print(f"server memory: {rss0:.0f} MB before the attack, peak {peak:.0f} MB; "
+                  f"server CPU under attack {100 * server_cpu:.0f} % of one core")
+            http.close()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    return 0
+
+
+def cores_here() -> int:
+    from web.guard import cores
+
+    return cores()
+
+
+def _attack(url: str, token: str, uploads: int, files: list[str]) -> None:
+    """``uploads`` threads posting ``files`` to ``url`` again and again, never waiting for
+    ``Retry-After``, until a line comes on stdin; prints the answers' codes as JSON."""
+    import httpx
+
+    bodies = [Path(f).read_bytes() for f in files]
+    stop = threading.Event()
+    counts: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def one(i: int) -> None:
+        with httpx.Client(timeout=120) as http:
+            k = i
+            while not stop.is_set():
+                data = bodies[k % len(bodies)]
+                kind = "image/png" if data[:4] == b"\x89PNG" else "image/jpeg"
+                try:
+                    code = str(http.post(url, content=data, headers={
+                        "Authorization": f"Bearer {token}", "Content-Type": kind}).status_code)
+                except httpx.HTTPError as exc:
+                    code = type(exc).__name__
+                with lock:
+                    counts[code] = counts.get(code, 0) + 1
+                k += 1
+
+    crowd = [threading.Thread(target=one, args=(i,), daemon=True) for i in range(uploads)]
+    for th in crowd:
+        th.start()
+    print("started", flush=True)
+    sys.stdin.readline()
+    stop.set()
+    for th in crowd:
+        th.join(180)
+    print(json.dumps(dict(sorted(counts.items()))), flush=True)
+
+
+if __name__ == "__main__":
+    _attack(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:])
