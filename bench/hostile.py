@@ -209,6 +209,7 @@ def run_hostile(threads: int = 8, uploads: int = 50, gets: int = 200,
                         break
                 except httpx.TransportError:
                     time.sleep(0.1)
+            rss_start = _memory_mb(proc.pid, "VmRSS")
             t = http.post(base + "/api/tables", json={"game": "wuxing",
                                                       "players": ["Ana", "Ben", "Chen"]}).json()
             seat = {"Authorization": f"Bearer {t['seats'][0]['token']}",
@@ -265,7 +266,8 @@ def run_hostile(threads: int = 8, uploads: int = 50, gets: int = 200,
             print(f"  idle   p50 {idle[0]:6.1f} ms  p95 {idle[1]:6.1f} ms  failed {idle[2]}")
             print(f"  attack p50 {busy[0]:6.1f} ms  p95 {busy[1]:6.1f} ms  failed {busy[2]}  "
                   f"({busy[1] / max(idle[1], 0.001):.1f} x idle p95)")
-            print(f"server memory: {rss0:.0f} MB before the attack, peak {peak:.0f} MB; "
+            print(f"server memory: {rss_start:.0f} MB started, {rss0:.0f} MB after the single "
+                  f"uploads, peak {peak:.0f} MB; "
                   f"server CPU under attack {100 * server_cpu:.0f} % of one core")
             http.close()
         finally:
