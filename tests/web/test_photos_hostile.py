@@ -21,6 +21,8 @@ import numpy as np
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_photos import photo_of, post, version, wuxing  # noqa: F401 (a fixture)
 from webtools import bearer
 
@@ -213,3 +215,27 @@ def test_a_client_that_hangs_up_while_queued_is_not_decoded(
     finally:
         held.done()
         stop_in_thread(server, thread)
+
+
+SMALL_PROGRESSIVE = bytes(cv2.imencode(
+    ".jpg", cv2.resize(np.arange(64 * 64, dtype=np.uint8).reshape(64, 64), (256, 192)),
+    [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])[1])
+
+
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(edits=st.lists(st.tuples(st.integers(0, len(SMALL_PROGRESSIVE) - 1),
+                                st.integers(0, 255)), min_size=1, max_size=6),
+       cut=st.integers(2, len(SMALL_PROGRESSIVE)))
+def test_a_damaged_jpeg_is_read_or_refused_by_name(edits: list[tuple[int, int]],
+                                                    cut: int) -> None:
+    """Any byte of a progressive JPEG changed, and the file cut anywhere: the structure
+    walk and the decoder answer a photo or ``BadPhoto``, nothing else."""
+    data = bytearray(SMALL_PROGRESSIVE[:cut])
+    for at, value in edits:
+        if at < len(data):
+            data[at] = value
+    try:
+        read_photo(bytes(data))
+    except BadPhoto as exc:
+        assert str(exc)
