@@ -13,7 +13,9 @@
 
 Image bodies are exempt from the JSON API's limit and JSON-only rule through
 ``web.guard.takes_body`` (8 MB photos, 1 MB live frames); the content type (JPEG or PNG)
-is checked here.
+is checked here. Photos and frames are decoded through ``web.guard.DecodeGate`` (one per
+core, a short queue, ``503 busy`` with ``Retry-After`` beyond; a body is read into memory
+only once admitted; a sender who hung up is not decoded: issue 19 §2).
 """
 
 from __future__ import annotations
