@@ -61,6 +61,14 @@ def register(cli: Any) -> None:
     b.add_argument("--photos", type=int, default=400,
                    help="photos at 1600x1200 (half as many at 4032x3024; default 400)")
     b.add_argument("--size", choices=("both", "1600x1200", "4032x3024"), default="both")
+    b.add_argument("--hostile", action="store_true",
+                   help="instead: hostile uploads against companion serve: CPU per upload, "
+                        "GET p95 under 50 uploads in flight, memory (issue 19)")
+    b.add_argument("--threads", type=int, default=8, help="--hostile: server threads")
+    b.add_argument("--uploads", type=int, default=50, help="--hostile: uploads in flight")
+    b.add_argument("--attacker-nice", type=int, default=0, choices=range(20), metavar="N",
+                   help="--hostile: the attacking process's nice value (19: as if the "
+                        "attackers were other machines; default 0)")
     b.add_argument("--seed", type=int, default=1)
 
     b = cli.bench("web", "scan-to-phone latency with 20 phones, concurrent event streams, and "
@@ -126,6 +134,11 @@ def _camera(args: argparse.Namespace) -> int:
 
 
 def _photo(args: argparse.Namespace) -> int:
+    if args.hostile:
+        from bench.hostile import run_hostile
+
+        return run_hostile(threads=args.threads, uploads=args.uploads,
+                           attacker_nice=args.attacker_nice)
     from bench.photos import main
 
     return main(args)

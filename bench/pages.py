@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -167,14 +168,15 @@ def shoot(out: Path, games: Sequence[str], seed: int = 1) -> list[Path]:
         raise RuntimeError("Debian's chromium is not installed (apt-get install chromium)")
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    data = out / "data"
-    shutil.rmtree(data, ignore_errors=True)
-    with _server(data) as (base, app), sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=exe, args=ARGS)
-        for game in games:
-            written += _game(out, data, app, browser, base, game, seed)
-        browser.close()
-    shutil.rmtree(data, ignore_errors=True)
+    # Its own throwaway data, never a folder inside ``out``: run from the project root,
+    # ``out/data`` could be ./scripts/run's tables (issue 19 §6). Only what it made goes.
+    with tempfile.TemporaryDirectory(prefix="companion-pages-") as tmp:
+        data = Path(tmp) / "data"
+        with _server(data) as (base, app), sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=exe, args=ARGS)
+            for game in games:
+                written += _game(out, data, app, browser, base, game, seed)
+            browser.close()
     return written
 
 

@@ -198,13 +198,14 @@ class RunStore:
 
     def save(self, run: PrintRun, manifest: Mapping[str, Any] | None = None) -> Path:
         """Register a run (with its full manifest if given); returns the file written."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        # Owner only (issue 19 §6): the data folder holds the tables' tokens beside the runs.
+        self.dir.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.dir.mkdir(mode=0o700, exist_ok=True)
         data = dict(manifest) if manifest is not None else run.manifest()
         path = self.dir / f"{run.run_id}.json"
-        fd, tmp = tempfile.mkstemp(dir=self.dir, suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=self.dir, suffix=".tmp")  # 0600 from its first byte
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(data, fh)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; a server run as another user must read it
         os.replace(tmp, path)
         return path
 

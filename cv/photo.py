@@ -2,8 +2,10 @@
 
 A photo arrives as bytes from anyone holding a token, so nothing is trusted: the header is
 read by hand first (only JPEG and PNG, at most ``MAX_PIXELS`` and ``MAX_SIDE``: a
-20000x20000 PNG of zeros is a few kilobytes and would decode to 400 MB), then OpenCV
-decodes it; anything it cannot decode is a ``BadPhoto``, never a crash.
+20000x20000 PNG of zeros is a few kilobytes and would decode to 400 MB), and a JPEG's
+structure is walked (frame kind, scans, markers: a progressive JPEG with one scan repeated
+cost 26.5 s of CPU, issue 19 §2), then OpenCV decodes it; anything it cannot decode is a
+``BadPhoto``, never a crash.
 
 Fast on a 12 MP photo: a JPEG is decoded already shrunk (libjpeg's DCT scaling: a quarter
 a side in half the time, 15 instead of 31 ms CPU) to 1,000-1,600 pixels on its long side
@@ -14,8 +16,10 @@ without a code, are read again from the full-resolution photo, decoded only then
 
 from __future__ import annotations
 
+import re
 import struct
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +40,11 @@ MAX_PIXELS = 24_000_000
 MAX_SIDE = 8192
 WORK_SIDE = 1600  # long side (about) at which codes are located
 MIN_SIDE = 16
+MAX_RETRIES = 12  # codes located but not read, read again at full size (a noise photo has many)
+
+
+class Stopped(Exception):
+    """The caller's ``stop()`` said to stop reading a photo (its sender hung up)."""
 
 
 class BadPhoto(CompanionError):
@@ -51,9 +60,23 @@ class Header:
     kind: str  # "jpeg" or "png"
     width: int
     height: int
+    progressive: bool = False  # a progressive JPEG: decoded whole, once (see read_photo)
 
 
-_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+# Huffman-coded frames only: baseline, extended, progressive. Lossless, hierarchical and
+# arithmetic-coded JPEGs are no phone's photo, and each is another decoder to attack.
+_SOF_READ = {0xC0: "baseline", 0xC1: "baseline", 0xC2: "progressive"}
+_SOF_OTHER = {0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+# The cost of decoding a progressive JPEG grows with its scans (each goes over every block
+# of its components, and libjpeg keeps all coefficients: 2 bytes a pixel and component):
+# a 153 KB progressive JPEG of 4896x4896 whose last scan was repeated 280 times cost 7 s of
+# CPU (issue 19 §2). libjpeg's own progressions use 6 (grey) or 10 (colour) scans.
+MAX_SCANS = 16
+MAX_PROGRESSIVE_PIXELS = 12_600_000  # a 12 MP photo saved progressive still passes
+MAX_SEGMENTS = 512  # markers of any kind; a phone's photo has a few dozen
+# A marker in entropy-coded data: 0xFF followed by neither a stuffed 0x00, a restart
+# marker nor another fill byte (found by the regex engine, not a Python loop).
+_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
 
 
 def read_header(data: bytes) -> Header:
@@ -79,8 +102,15 @@ def read_header(data: bytes) -> Header:
 
 
 def _jpeg_header(data: bytes) -> Header:
-    i = 2
-    n = len(data)
+    """Walk the JPEG's segments and scans (without decoding) and check what its decoding
+    would cost: one frame of a kind read here, at most ``MAX_SCANS`` scans, no scan twice,
+    at most ``MAX_SEGMENTS`` markers; ``BadPhoto`` names what is wrong."""
+    i, n = 2, len(data)
+    frame: Header | None = None
+    kind = ""
+    components = 0
+    scans: set[bytes] = set()
+    segments = 0
     while i + 4 <= n:
         if data[i] != 0xFF:
             raise BadPhoto(f"the JPEG is damaged (no marker at byte {i})")
@@ -88,21 +118,58 @@ def _jpeg_header(data: bytes) -> Header:
         if marker == 0xFF:  # fill byte
             i += 1
             continue
+        segments += 1
+        if segments > MAX_SEGMENTS:
+            raise BadPhoto(f"the JPEG has more than {MAX_SEGMENTS} segments; a photo has a "
+                           "few dozen")
+        if marker == 0xD9:  # end of image: whatever follows (a phone's extra images) is not read
+            break
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
             i += 2
             continue
         (length,) = struct.unpack(">H", data[i + 2:i + 4])
         if length < 2:
             raise BadPhoto(f"the JPEG is damaged (a segment of length {length})")
-        if marker in _SOF:
-            if i + 9 > n:
+        end = i + 2 + length
+        if marker in _SOF_OTHER:
+            raise BadPhoto("this JPEG is lossless, hierarchical or arithmetic-coded; send the "
+                           "photo as the camera saved it")
+        if marker in _SOF_READ:
+            if frame is not None:
+                raise BadPhoto("the JPEG has two frame headers")
+            if end > n or length < 8:
                 break
-            h, w = struct.unpack(">HH", data[i + 5:i + 9])
-            return Header("jpeg", w, h)
-        if marker in (0xD9, 0xDA):  # end of image or scan data before any frame header
-            break
-        i += 2 + length
-    raise BadPhoto("the JPEG is cut short before its size")
+            precision, h, w, components = struct.unpack(">BHHB", data[i + 4:i + 10])
+            if precision != 8 or components not in (1, 3):
+                raise BadPhoto(f"the JPEG has {components} colour components of {precision} "
+                               "bits; a photo has 1 or 3 of 8 bits")
+            kind = _SOF_READ[marker]
+            frame = _checked(Header("jpeg", w, h, kind == "progressive"))
+            if kind == "progressive" and w * h > MAX_PROGRESSIVE_PIXELS:
+                raise BadPhoto(f"the progressive JPEG is {w}x{h} pixels; at most "
+                               f"{MAX_PROGRESSIVE_PIXELS // 1_000_000} megapixels are read "
+                               "(send the photo as the camera saved it)")
+        elif marker == 0xDA:  # start of scan: its header, then entropy-coded data
+            if frame is None:
+                break
+            params = data[i + 4:end]
+            if params in scans:
+                raise BadPhoto("the JPEG repeats one of its scans")
+            scans.add(params)
+            most = MAX_SCANS if kind == "progressive" else components
+            if len(scans) > most:
+                raise BadPhoto(f"the JPEG has more than {most} scans; at most {most} are read "
+                               f"from a {kind} JPEG")
+            m = _MARKER.search(data, end)
+            if m is None:  # cut short in its last scan: libjpeg fills the rest with grey
+                return frame
+            end = m.start()
+        i = end
+    if frame is None:
+        raise BadPhoto("the JPEG is cut short before its size")
+    if not scans:
+        raise BadPhoto("the JPEG has no image data")
+    return frame
 
 
 def _checked(header: Header) -> Header:
@@ -168,16 +235,28 @@ def _scaled(code: Code, k: float) -> Code:
 
 
 def read_photo(data: bytes, runbook: RunBook | None = None, *, reader: CardReader | None = None,
-               work_side: int = WORK_SIDE) -> PhotoCards:
+               work_side: int = WORK_SIDE, stop: Callable[[], bool] | None = None
+               ) -> PhotoCards:
     """This table's cards in a photo (``runbook``: only its print runs count).
 
     Raises ``BadPhoto`` for bytes that are not a readable JPEG or PNG within the limits.
-    Finds nothing (rather than raising) in a photo without a card.
+    Finds nothing (rather than raising) in a photo without a card. ``stop()`` is asked
+    between the steps (decode, read, decode again, read again): when it says yes (the
+    client hung up) ``Stopped`` is raised and nothing more is spent on the photo.
     """
     t0 = time.perf_counter()
     header = read_header(data)
     factor = work_factor(header, work_side)
-    small = decode_grey(data, header, factor)
+    full: Image | None = None
+    if factor > 1 and (header.kind == "png" or header.progressive):
+        # OpenCV decodes a PNG whole even when asked for it shrunk, and libjpeg reads every
+        # scan of a progressive JPEG at full size whatever the shrink: decode once, here.
+        full = decode_grey(data, header, 1)
+        small = cv2.resize(full, (header.width // factor, header.height // factor),
+                           interpolation=cv2.INTER_AREA)
+    else:
+        small = decode_grey(data, header, factor)
+    _go_on(stop)
     reader = reader or CardReader(make_decoder(), runbook=runbook, use_finder=False)
     # The whole (shrunk) photo: codes read, plus those located but not read.
     codes, misses = reader.decoder.decode_with_misses(small)
@@ -186,14 +265,18 @@ def read_photo(data: bytes, runbook: RunBook | None = None, *, reader: CardReade
     if not cards:
         # Read again at full resolution where something was located: the codes located but
         # not read, and bright card-shaped regions (a card on a darker table or a hand).
-        full = small if factor == 1 else decode_grey(data, header, 1)
+        _go_on(stop)
+        if full is None:
+            full = small if factor == 1 else decode_grey(data, header, 1)
         full_pass = factor > 1
+        _go_on(stop)
         found: list[Code] = []
-        for corners in misses:
+        for corners in misses[:MAX_RETRIES]:
             big = [(x * factor, y * factor) for x, y in corners]
             warped, back = warp_code(full, big)
             found += [_mapped(c, back) for c in reader.decoder.decode(warped)]
         if not _accepted(reader, found):
+            _go_on(stop)
             found += _read_card_regions(reader, small, full, factor)
         codes = [_scaled(c, 1 / factor) for c in found]
         cards = _accepted(reader, codes)
@@ -202,6 +285,11 @@ def read_photo(data: bytes, runbook: RunBook | None = None, *, reader: CardReade
                    for s in cards)
     return PhotoCards(scaled, header, factor, full_pass, dict(reader.stats.ignored),
                       (time.perf_counter() - t0) * 1000)
+
+
+def _go_on(stop: Callable[[], bool] | None) -> None:
+    if stop is not None and stop():
+        raise Stopped("the photo's sender hung up; it was not read further")
 
 
 def _mapped(code: Code, h: Image) -> Code:

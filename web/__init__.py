@@ -22,7 +22,10 @@ import time. Config keys:
   shared by any number of server processes (default: SQLite in ``DATA_DIR``);
 - ``DB_POOL``: PostgreSQL connections this process may hold (default 8);
 - ``PROXY_HOPS``: reverse proxies in front that set ``X-Forwarded-For/-Proto/-Host``
-  (default 0: trust no such header; the client address is the socket's).
+  (default 0: trust no such header; the client address is the socket's);
+- ``PROXY_FROM``: the proxy's addresses or networks whose ``X-Forwarded-*`` are read
+  (default ``127.0.0.1,::1``: nginx on this machine); from others they are removed;
+- ``PHOTO_DECODES``: photos decoded at once (default: one per core; ``web.guard.DecodeGate``).
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "DATABASE": None,
     "PROXY_HOPS": 0,
+    "PROXY_FROM": "127.0.0.1,::1",
     "DB_POOL": 8,
     "JSON_SORT_KEYS": False,
     "SSE_MAX_STREAMS": 192,
@@ -74,7 +78,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(config)
     data_dir = Path(app.config.get("DATA_DIR") or app.instance_path)
     app.config["DATA_DIR"] = str(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)  # tokens inside (issue 19)
     broker = Broker()
     url = app.config.get("DATABASE")
     abandoned = float(app.config["ABANDONED_AFTER"])
@@ -104,12 +108,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                           float(app.config["TABLES_WINDOW"]))
     app.extensions["companion"] = Services(store, runs, tables, broker, creations)
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    hops = int(app.config["PROXY_HOPS"])
-    if hops:  # behind nginx or Caddy: client address and scheme from their headers only
-        from werkzeug.middleware.proxy_fix import ProxyFix
+    # Behind nginx or Caddy: client address and scheme from their headers, when they come
+    # from the proxy (PROXY_FROM); behind --tls, from the relay (web.guard.ClientAddress).
+    from web.guard import ClientAddress
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops,  # type: ignore[method-assign]
-                                x_host=hops)
+    app.wsgi_app = ClientAddress(  # type: ignore[method-assign]
+        app.wsgi_app, int(app.config["PROXY_HOPS"]), app.config["PROXY_FROM"])
 
     from web import api, history, pages, photos
 

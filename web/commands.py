@@ -45,6 +45,10 @@ def register(cli: Any) -> None:
     p.add_argument("--behind-proxy", type=int, default=0, metavar="HOPS",
                    help="trust X-Forwarded-For/-Proto/-Host from this many reverse proxies "
                         "(nginx, Caddy); default 0")
+    p.add_argument("--proxy-from", default="127.0.0.1,::1", metavar="ADDRS",
+                   help="with --behind-proxy: the proxy's addresses or networks, comma-"
+                        "separated (default 127.0.0.1,::1: a proxy on this machine); "
+                        "X-Forwarded-* from any other client are ignored")
     m = cli.command("db", "database tools: copy a SQLite data dir into PostgreSQL", _db)
     m.add_argument("action", choices=["migrate"],
                    help="migrate: copy tables, logs, scan ids and print runs, then verify")
@@ -79,7 +83,10 @@ def _serve(args: argparse.Namespace) -> int:
         app = create_app({"DATA_DIR": str(Path(args.data_dir).resolve()), "PUBLIC_URL": base,
                           "CAMERA_PREVIEW": args.camera_preview, "DATABASE": args.database,
                           "DB_POOL": args.db_pool, "PROXY_HOPS": args.behind_proxy,
+                          "PROXY_FROM": args.proxy_from,
                           "SSE_MAX_PER_CLIENT": max(1, args.streams_per_client)})
+    except ValueError as exc:  # --proxy-from that is no address
+        raise SystemExit(f"companion: --proxy-from: {exc}") from None
     except RuntimeError as exc:  # PostgreSQL unreachable: said without the password
         print(f"companion: {exc}", file=sys.stderr)
         return 2

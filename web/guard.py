@@ -6,17 +6,25 @@
   app's ``before_request`` hook applies to every write;
 - ``RateLimit``: table creation per client address (a sliding window in memory);
 - ``security_headers``: the headers every response carries (CSP without inline script,
-  no framing, no sniffing, no referrer).
+  no framing, no sniffing, no referrer);
+- ``DecodeGate``: photo decoding, one per core in low-priority threads, a short queue,
+  ``503`` beyond (issue 19 §2); ``query_number``: a query field read as a number;
+- ``ClientAddress``: each phone's own address behind the TLS relay or a trusted proxy.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import json
+import os
 import re
+import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -26,6 +34,8 @@ _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(rb"[\[\]{}]")
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class BodyError(ValueError):
@@ -55,6 +65,21 @@ def parse_json(raw: bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise BodyError(f"the body is not valid JSON: {str(exc)[:120]}") from None
+
+
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,17})?(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def query_number(raw: str | None) -> Any:
+    """A query field that should be a number: ``None`` if absent, an ``int`` or finite
+    ``float`` if it is one in JSON's spelling, else the text itself for the caller to
+    refuse by name. Nothing is parsed as JSON (no nesting, no recursion)."""
+    if raw is None or len(raw) > 40 or not _NUMBER.fullmatch(raw):
+        return raw
+    if "." in raw or "e" in raw or "E" in raw:
+        value = float(raw)
+        return value if value == value and abs(value) != float("inf") else raw
+    return int(raw)
 
 
 def takes_body(max_bytes: int, *, json_only: bool = True) -> Callable[[F], F]:
@@ -135,3 +160,170 @@ def security_headers(camera_preview: str | None) -> dict[str, str]:
         "Referrer-Policy": "no-referrer",
         "Cross-Origin-Opener-Policy": "same-origin",
     }
+
+
+class Busy(Exception):
+    """Every photo decode slot is taken and the queue is full: answer ``503`` with
+    ``Retry-After: retry_after``; ``str`` says so in plain words."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Gone(Exception):
+    """The client hung up before its photo was read: nothing more is done for it."""
+
+
+def cores() -> int:
+    """The cores this process may run on (a container's or taskset's share, not the host's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class DecodeGate:
+    """Photo and frame decoding, which one upload could make costly (issue 19 §2).
+
+    At most ``slots`` decodes run at once (default: one per core), in threads of their own
+    whose priority is lowered on Linux (nice +10), so a phone's ordinary request is served
+    first while photos are read; ``waiting`` more (default as many) may queue up to
+    ``wait_s`` seconds; any other is refused at once (``Busy``). A request holds its body in
+    memory only once admitted, so bodies in memory are at most ``slots + waiting``. The
+    threads start with the first photo: a table that never sends one pays nothing.
+    """
+
+    def __init__(self, slots: int | None = None, waiting: int | None = None,
+                 wait_s: float = 2.0, nice: int = 10) -> None:
+        self.slots = slots or cores()
+        self.waiting = self.slots if waiting is None else waiting
+        self.wait_s = wait_s
+        self.nice = nice
+        self._admitted = threading.BoundedSemaphore(self.slots + self.waiting)
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        # Counts for the bench and tests: answered Busy, read, dropped (client gone).
+        self.refused = self.decoded = self.dropped = 0
+        self.queued = 0  # admitted and waiting for a decode thread
+
+    def _lower_priority(self) -> None:
+        if self.nice and sys.platform.startswith("linux"):
+            # On Linux a thread id names one thread: only this decode thread is lowered.
+            with contextlib.suppress(OSError, AttributeError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.slots, thread_name_prefix="decode",
+                                                initializer=self._lower_priority)
+            return self._pool
+
+    @contextlib.contextmanager
+    def admitted(self) -> Iterator[None]:
+        """Hold one of the ``slots + waiting`` places (read the body inside); raises
+        ``Busy`` at once when every place is held."""
+        if not self._admitted.acquire(blocking=False):
+            self.refused += 1
+            raise Busy(f"the server is reading {self.slots + self.waiting} other photos; "
+                       "send this one again in a moment")
+        try:
+            yield
+        finally:
+            self._admitted.release()
+
+    def run(self, work: Callable[[], T], gone: Callable[[], bool] = lambda: False) -> T:
+        """``work()`` in a decode thread, once one is free within ``wait_s`` (else ``Busy``);
+        ``gone()``, asked before it starts, says whether the client hung up (``Gone``)."""
+        started = threading.Event()
+
+        def call() -> T:
+            started.set()
+            with self._lock:
+                self.queued -= 1
+            if gone():
+                self.dropped += 1
+                raise Gone("the client hung up before its photo was read")
+            self.decoded += 1
+            return work()
+
+        with self._lock:
+            self.queued += 1
+        future = self._executor().submit(call)
+        if not started.wait(self.wait_s) and future.cancel():
+            with self._lock:
+                self.queued -= 1
+            self.refused += 1
+            raise Busy("the server is busy reading other photos; send this one again in a "
+                       "moment", retry_after=max(1, round(self.wait_s)))
+        return future.result()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+
+
+_FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+              "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX", "HTTP_FORWARDED")
+
+
+def proxy_networks(spec: str | Iterable[str]) -> tuple[IPNetwork, ...]:
+    """``"127.0.0.1,::1"`` or ``["10.0.0.0/8"]`` as networks; raises ``ValueError`` naming a
+    part that is no address or network."""
+    parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    out = []
+    for part in (p.strip() for p in parts):
+        if part:
+            try:
+                out.append(ipaddress.ip_network(part, strict=False))
+            except ValueError:
+                raise ValueError(f"{part!r} is not an address or network (like 127.0.0.1 or "
+                                 "172.16.0.0/12)") from None
+    return tuple(out)
+
+
+class ClientAddress:
+    """WSGI middleware: each phone's own address as ``REMOTE_ADDR`` (issue 19 §1), for the
+    caps per client (streams, table creation).
+
+    - Behind ``companion serve --tls`` every connection comes from the TLS relay on
+      127.0.0.1; ``relay`` maps the relay's port towards waitress to the phone's address
+      (filled by ``web.tls.TlsFront``, in this process: nothing a client sends is read).
+    - Behind a reverse proxy (``hops`` > 0), ``X-Forwarded-*`` are read (werkzeug's
+      ``ProxyFix``) only from a peer in ``trusted`` (default: this machine's 127.0.0.1 and
+      ::1); from anyone else they are removed, so a phone that reaches the server directly
+      cannot claim another address.
+    """
+
+    def __init__(self, app: Any, hops: int = 0,
+                 trusted: str | Iterable[str] = "127.0.0.1,::1") -> None:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        self.app = app
+        self.hops = hops
+        self.trusted = proxy_networks(trusted)
+        self.relay: dict[int, str] = {}
+        self._fix = ProxyFix(app, x_for=hops, x_proto=hops, x_host=hops) if hops else None
+
+    def _trusted(self, addr: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(addr)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted)
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if self.relay:
+            port = str(environ.get("REMOTE_PORT") or "")
+            phone = self.relay.get(int(port)) if port.isdigit() else None
+            if phone is not None and environ.get("REMOTE_ADDR") == "127.0.0.1":
+                environ["REMOTE_ADDR"] = phone
+        if self._fix is not None:
+            if self._trusted(str(environ.get("REMOTE_ADDR") or "")):
+                return self._fix(environ, start_response)
+            for name in _FORWARDED:
+                environ.pop(name, None)
+        return self.app(environ, start_response)

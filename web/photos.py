@@ -13,25 +13,38 @@
 
 Image bodies are exempt from the JSON API's limit and JSON-only rule through
 ``web.guard.takes_body`` (8 MB photos, 1 MB live frames); the content type (JPEG or PNG)
-is checked here.
+is checked here. Photos and frames are decoded through ``web.guard.DecodeGate`` (one per
+core, a short queue, ``503 busy`` with ``Retry-After`` beyond; a body is read into memory
+only once admitted; a sender who hung up is not decoded: issue 19 §2).
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    copy_current_request_context,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+)
 
 from companion import errors
 from companion.zones import parse_zone
 from cv.live import MAX_FRAME_SIDE, BadFrame, LiveCamera
-from cv.photo import MAX_BYTES, BadPhoto, PhotoCards, no_card_hint, read_photo
+from cv.photo import MAX_BYTES, BadPhoto, PhotoCards, Stopped, no_card_hint, read_photo
 from cv.sender import Scan
 from web.api import body, play_scan, refusal, table_and_viewer
-from web.guard import takes_body
+from web.guard import Busy, DecodeGate, Gone, query_number, takes_body
 from web.qr import svg
 from web.resources import services
 from web.tables import Refused, Table, Viewer
@@ -42,11 +55,11 @@ IMAGE_TYPES = ("image/jpeg", "image/png")
 FRAME_MAX_BYTES = 1024 * 1024  # a 1280x720 frame at JPEG 0.8 is 100-300 KB
 CODES_MAX_BYTES = 64 * 1024  # 32 codes with corners are about 4 KB
 CAMERA_IDLE_S = 120.0  # a live camera silent this long is forgotten
+_GATE_LOCK = threading.Lock()
 
 
-def _image_body(limit: int) -> bytes:
-    """The request's image bytes; raises ``Refused`` (415, 413, 400) before reading more
-    than ``limit`` bytes."""
+def _image_head(limit: int) -> None:
+    """Refuse (415, 413) from the headers alone, before the body is admitted or read."""
     ctype = (request.mimetype or "").lower()
     if ctype not in IMAGE_TYPES:
         raise Refused(f"send the photo as image/jpeg or image/png, not {ctype or 'nothing'!r}",
@@ -54,6 +67,12 @@ def _image_body(limit: int) -> bytes:
     if request.content_length is not None and request.content_length > limit:
         raise Refused(f"the photo is {request.content_length} bytes; at most {limit} are read",
                       code="too_large", status=413)
+
+
+def _image_body(limit: int) -> bytes:
+    """The request's image bytes; raises ``Refused`` (415, 413, 400) before reading more
+    than ``limit`` bytes."""
+    _image_head(limit)
     request.max_content_length = limit  # beyond the app's 64 KB for JSON (Flask 3.1)
     data = request.get_data(cache=False)
     if len(data) > limit:
@@ -61,6 +80,35 @@ def _image_body(limit: int) -> bytes:
     if not data:
         raise Refused("the request has no photo in its body", code="bad_photo", status=400)
     return data
+
+
+def _gate() -> DecodeGate:
+    """This app's decode gate (``PHOTO_DECODES`` at once, default one per core)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    with _GATE_LOCK:
+        gate = app.extensions.get("companion_decodes")
+        if gate is None:
+            slots = app.config.get("PHOTO_DECODES")
+            gate = app.extensions["companion_decodes"] = DecodeGate(
+                int(slots) if slots else None)
+        return gate  # type: ignore[no-any-return]
+
+
+def _gone() -> Callable[[], bool]:
+    """Whether this request's client hung up (waitress tells; the test client never)."""
+    check = request.environ.get("waitress.client_disconnected")
+    return check if callable(check) else (lambda: False)
+
+
+def _busy(exc: Busy, table: Table) -> Response:
+    resp = _answer(503, "busy", str(exc), table)
+    resp.headers["Retry-After"] = str(exc.retry_after)
+    return resp
+
+
+def _hung_up(table: Table) -> Response:
+    # Nobody reads this answer: the client is gone. It is said for the log.
+    return _answer(400, "client_gone", "the client hung up before its photo was read", table)
 
 
 def _with(resp: Response, extra: dict[str, Any]) -> Response:
@@ -102,15 +150,21 @@ def photo(table_id: str) -> Response:
             raise errors.MalformedEvent('a photo needs ?zone=, like "seat:1"')
         if scan_id is not None and not 0 < len(scan_id) <= 64:
             raise errors.MalformedEvent(f"scan_id must be 1-64 characters, got {scan_id!r}")
-        data = _image_body(MAX_BYTES)
-    except errors.CompanionError as exc:
-        return refusal(exc, table)
-    try:
-        seen = read_photo(data, table.book)
+        _image_head(MAX_BYTES)
+        gate = _gate()
+        gone = _gone()
+        with gate.admitted():  # the body is read into memory only once admitted
+            seen = gate.run(partial(read_photo, _image_body(MAX_BYTES), table.book,
+                                    stop=gone), gone)
+    except Busy as exc:
+        return _busy(exc, table)
+    except (Gone, Stopped):
+        return _hung_up(table)
     except BadPhoto as exc:
         return _bad_photo(exc, table)
+    except errors.CompanionError as exc:
+        return refusal(exc, table)
     # The photo's bytes are not kept: only what was read from them.
-    del data
     return _play_photo(table, viewer, zone, scan_id, seen)
 
 
@@ -181,11 +235,9 @@ def _live_zone(table: Table) -> str | None:
 
 
 def _number(name: str) -> Any:
-    raw = request.args.get(name)
-    try:
-        return json.loads(raw) if raw is not None else None
-    except ValueError:
-        return raw
+    """A query field as a number, or as the text sent (which the camera refuses by name):
+    never parsed as JSON (``seq=[[[[...`` made the parser recurse into a 500)."""
+    return query_number(request.args.get(name))
 
 
 @bp.post("/api/tables/<table_id>/camera/frames")
@@ -194,18 +246,31 @@ def camera_frame(table_id: str) -> Response:
     table, viewer = table_and_viewer(table_id, allow=("camera", "host"), need_token=True)
     try:
         zone = _live_zone(table)
-        data = _image_body(FRAME_MAX_BYTES)
-        cam = _camera(table, viewer, zone)
-        t0 = time.perf_counter()
-        with cam.lock:
-            cam.frame(data, _number("seq"), _number("t"))
-            state = cam.state()
+        _image_head(FRAME_MAX_BYTES)
+        seq, t = _number("seq"), _number("t")
+        gate = _gate()
+        gone = _gone()
+        with gate.admitted():
+            data = _image_body(FRAME_MAX_BYTES)
+            cam = _camera(table, viewer, zone)
+
+            @copy_current_request_context  # a placed card is played as this request
+            def work() -> tuple[dict[str, Any], float]:
+                t0 = time.perf_counter()
+                with cam.lock:
+                    cam.frame(data, seq, t)
+                    return cam.state(), time.perf_counter() - t0
+
+            state, spent = gate.run(work, gone)
+    except Busy as exc:
+        return _busy(exc, table)
+    except Gone:
+        return _hung_up(table)
     except (BadPhoto, BadFrame) as exc:
         return _bad_photo(exc, table)
     except errors.CompanionError as exc:
         return refusal(exc, table)
-    return jsonify({**state, "ms": round((time.perf_counter() - t0) * 1000, 1),
-                    "version": table.version})
+    return jsonify({**state, "ms": round(spent * 1000, 1), "version": table.version})
 
 
 @bp.post("/api/tables/<table_id>/camera/codes")

@@ -9,7 +9,8 @@ rest answer ordinary requests; the app refuses more streams with ``503``); idle 
 connections cost a socket, not a thread, and are closed after ``CHANNEL_TIMEOUT`` seconds
 without a byte; the connection limit is well above a thousand (``poll``, not ``select``,
 which cannot watch a socket numbered above 1023); and waitress's own refusals (a body
-above its limit, a malformed request line) are JSON like the app's.
+above its limit, a malformed request line) are JSON like the app's. Behind a proxy, the
+client address is the proxy's ``X-Forwarded-For`` only when the proxy sent it (issue 19).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ CHANNEL_TIMEOUT = 30  # s without a byte: a slow client's connection is closed
 # Waitress buffers a whole body before the app sees it; above this it refuses at once from
 # Content-Length. Above every endpoint's own limit (8 MB photos), so the app answers 413.
 MAX_BODY = 16 * 1024 * 1024
+# Bytes read from a socket at a time (waitress: 8 KB). A photo arrives in 128 reads, not
+# 1,000: under a flood of uploads the loop that also answers every phone stays free.
+RECV_BYTES = 64 * 1024
 
 
 def stream_capacity(threads: int) -> int:
@@ -92,12 +96,18 @@ def make_server(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS
 
     app.config["SSE_MAX_STREAMS"] = stream_capacity(threads)
     files = open_files_limit(CONNECTION_LIMIT + threads + 256)
+    # Behind a proxy the app reads X-Forwarded-* itself, and only from the proxy's address
+    # (web.guard.ClientAddress): waitress, which trusts no proxy here, must leave them.
+    behind_proxy = int(app.config.get("PROXY_HOPS") or 0) > 0
     server = create_server(
         app, host=host, port=port, threads=threads,
         connection_limit=max(64, min(CONNECTION_LIMIT, files - threads - 128)),
         channel_timeout=CHANNEL_TIMEOUT, cleanup_interval=10, asyncore_use_poll=True,
         ident="table-companion", max_request_body_size=MAX_BODY,
-        clear_untrusted_proxy_headers=True, **extra,
+        clear_untrusted_proxy_headers=not behind_proxy,
+        # Reading ahead lets waitress see a client hang up while its request runs
+        # (environ["waitress.client_disconnected"]): a photo nobody waits for is dropped.
+        channel_request_lookahead=1, recv_bytes=RECV_BYTES, **extra,
     )
     server.channel_class = _json_channel()
     return server

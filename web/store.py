@@ -21,7 +21,9 @@ tries again.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
@@ -164,12 +166,25 @@ class EventStore(Protocol):
     def close(self) -> None: ...
 
 
+def private_file(path: Path) -> None:
+    """Make the database file (and an older run's ``-wal``/``-shm``) readable by its owner
+    only before SQLite opens it: it holds every token (issue 19 §6). SQLite gives the WAL
+    files it makes the database file's mode, so they follow. A new folder is ``0700``."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for suffix in ("", "-wal", "-shm"):
+        part = path.with_name(path.name + suffix)
+        with contextlib.suppress(FileNotFoundError):
+            if part.stat().st_mode & 0o077:
+                os.chmod(part, 0o600)
+
+
 class Store:
     """One SQLite database file shared by every request thread (writes serialised)."""
 
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(self.path), check_same_thread=False,
                                    isolation_level=None, timeout=10)

@@ -9,7 +9,9 @@ only when the machine's address is no longer in it. Phones warn once (docs/camer
 
 Waitress speaks no TLS, so ``TlsFront`` does: it accepts TLS connections on the public
 port and relays each, byte for byte, to waitress listening on 127.0.0.1 (asyncio, one
-thread). Waitress is told the scheme is https, so the pages' links are right.
+thread). Waitress is told the scheme is https, so the pages' links are right, and the app
+is told which phone each relayed connection carries (``peers``), so every phone keeps its
+own caps (issue 19 §1).
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ import ipaddress
 import os
 import socket
 import ssl
+import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
+
+from web.guard import ClientAddress
 
 CERT_DAYS = 825  # the longest a browser accepts for a server certificate
 RELAY_CHUNK = 64 * 1024
@@ -67,8 +72,10 @@ def ensure_certificate(data_dir: Path, hosts: Sequence[str]) -> tuple[Path, Path
     folder = data_dir / "tls"
     cert_path, key_path = folder / "cert.pem", folder / "key.pem"
     if cert_path.is_file() and key_path.is_file() and _covers(cert_path, hosts):
+        if key_path.stat().st_mode & 0o077:  # a key kept by an older version, readable by all
+            os.chmod(key_path, 0o600)
         return cert_path, key_path, False
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     key = ec.generate_private_key(ec.SECP256R1())
     names: list[x509.GeneralName] = []
     for h in hosts:
@@ -91,12 +98,21 @@ def ensure_certificate(data_dir: Path, hosts: Sequence[str]) -> tuple[Path, Path
     pem_key = key.private_bytes(serialization.Encoding.PEM,
                                 serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
-    # The key is written readable by its owner only, then moved into place.
-    tmp = key_path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(pem_key)
-    os.replace(tmp, key_path)
+    # The key goes into a new file the owner alone may read from its first byte, then is
+    # moved into place. A fixed temporary name would be reopened with its old mode if a
+    # stale one were left (O_CREAT's mode applies only to a file it creates), so mkstemp.
+    stale = key_path.with_suffix(".tmp")  # an older version's half-written key
+    if stale.is_file():
+        stale.unlink()
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".key-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(pem_key)
+        os.replace(tmp, key_path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     return cert_path, key_path, True
 
@@ -119,6 +135,7 @@ class TlsFront:
         self._ctx.minimum_version = ssl.TLSVersion.TLSv1_2
         self._ctx.load_cert_chain(str(cert), str(key))
         self.backend = backend
+        self.peers: dict[int, str] = {}  # the relay's port towards waitress -> the phone
         self._writers: set[asyncio.StreamWriter] = set()
         self._loop = asyncio.new_event_loop()
         self._server: asyncio.Server | None = None
@@ -142,6 +159,11 @@ class TlsFront:
             writer.close()
             return
         self._writers.add(b_writer)
+        # Before a byte is relayed, so waitress's first request already finds the phone.
+        own = b_writer.get_extra_info("sockname")
+        phone = writer.get_extra_info("peername")
+        if own and phone:
+            self.peers[int(own[1])] = str(phone[0])
 
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             try:
@@ -159,6 +181,8 @@ class TlsFront:
         finally:
             self._writers.discard(writer)
             self._writers.discard(b_writer)
+            if own:
+                self.peers.pop(int(own[1]), None)
 
     async def _shutdown(self) -> None:
         if self._server is not None:
@@ -198,14 +222,16 @@ def serve_tls(app: Flask, host: str, port: int, threads: int, data_dir: Path
     lan = lan_address() if host in ("0.0.0.0", "::", "") else host
     cert, key, made = ensure_certificate(data_dir, certificate_hosts(lan))
     server = make_server(app, "127.0.0.1", 0, threads, url_scheme="https")
-    # Every phone reaches waitress through this relay from 127.0.0.1: a cap per client
-    # address would count the whole table as one client. The total cap still holds.
-    app.config["SSE_MAX_PER_CLIENT"] = app.config["SSE_MAX_STREAMS"]
     try:
         front = TlsFront(cert, key, host, port, ("127.0.0.1", server.effective_port))
     except (OSError, ssl.SSLError):
         server.close()
         raise
+    # Every phone reaches waitress through the relay from 127.0.0.1: the relay tells the
+    # app which phone each of its connections carries, so caps per client stay per phone.
+    guard = app.wsgi_app
+    if isinstance(guard, ClientAddress):
+        front.peers = guard.relay
     how = "made a new" if made else "using the"
     return server, front.start(), (f"HTTPS: {how} self-signed certificate {cert} "
                                    f"(SHA-256 {fingerprint(cert)})")

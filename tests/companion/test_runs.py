@@ -66,7 +66,9 @@ def test_resolve_refuses_unprinted_and_forged(run) -> None:  # type: ignore[no-u
 def test_store_round_trip(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     store = RunStore(tmp_path)
     path = store.save(run)
-    assert path.stat().st_mode & 0o777 == 0o644
+    # The data folder holds tokens too: owner only (issue 19 §6).
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o777 == 0o700
     again = store.load(run.run_id)
     assert [c.payload for c in again.cards] == [c.payload for c in run.cards]
     assert store.newest("wuxing") == again

@@ -13,6 +13,10 @@ from bench.pages import shoot
 
 @pytest.mark.browser
 def test_bench_pages_writes_each_page_at_each_moment(tmp_path: Path) -> None:
+    # Run from the project root, --out's data/ would be ./scripts/run's tables (issue 19 §6).
+    kept = tmp_path / "shots" / "data" / "companion.sqlite3"
+    kept.parent.mkdir(parents=True)
+    kept.write_bytes(b"a player's tables")
     files = shoot(tmp_path / "shots", ["godnum"])
     names = sorted(p.name for p in files)
     moments = ["1-start", "2-mid", "3-refused", "4-undone", "5-end"]
@@ -28,4 +32,5 @@ def test_bench_pages_writes_each_page_at_each_moment(tmp_path: Path) -> None:
                 assert im.width == 1280
             # A page, not a blank: more than a handful of colours.
             assert len(im.convert("RGB").getcolors(1 << 16) or range(1 << 16)) > 20
-    assert not (tmp_path / "shots" / "data").exists()  # the private server's data is gone
+    assert kept.read_bytes() == b"a player's tables"  # what it did not make is untouched
+    assert sorted(p.name for p in (tmp_path / "shots").iterdir() if p.is_dir()) == ["data"]

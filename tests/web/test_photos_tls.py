@@ -46,9 +46,10 @@ def test_https_in_front_of_waitress_serves_the_app_with_https_links(tmp_path: Pa
     thread.start()
     try:
         assert "self-signed certificate" in said and "SHA-256" in said
-        # Behind the relay every phone comes from 127.0.0.1: no per-address stream cap
-        # (it would count a whole table as one client), the total cap holds.
-        assert app.config["SSE_MAX_PER_CLIENT"] == app.config["SSE_MAX_STREAMS"]
+        # The relay tells the app each connection's phone, so the cap per phone stays
+        # (issue 19 §1; test_proxy_clients.py sends phones from their own addresses).
+        assert app.config["SSE_MAX_PER_CLIENT"] == 16
+        assert front.peers is app.wsgi_app.relay  # type: ignore[attr-defined]
         ctx = ssl.create_default_context(cafile=str(data / "tls" / "cert.pem"))
         conn = http.client.HTTPSConnection("127.0.0.1", front.port, context=ctx, timeout=30)
         body = json.dumps({"game": "wuxing", "players": ["Ana", "Ben", "Chen"],
