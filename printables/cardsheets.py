@@ -21,14 +21,6 @@ def _pos(r: Rect) -> dict[str, float]:
             "h_mm": round(r.h, 3)}
 
 
-def blank_back(doc: Document, sheet: Sheet, label: str) -> None:
-    """A back page with nothing to back (keeps fronts on odd pages in duplex jobs)."""
-    pen = doc.page(sheet.page_w, sheet.page_h)
-    pen.text(sheet.page_w / 2, sheet.page_h / 2, "(this side intentionally blank)", size=7,
-             colour=(0.6, 0.6, 0.6), align="centre")
-    true_size_note(pen, sheet.note, sheet.check_bar, f"{label} | back")
-
-
 def back_tints(deck: DeckData) -> dict[str, tuple[float, float, float]]:
     """One back colour per deck of the game, or the deck file's ``colour``."""
     out = {}
@@ -52,12 +44,12 @@ def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet) -> list
     for s in range(n_sheets):
         chunk = list(enumerate(run.cards[s * per:(s + 1) * per]))
         label = f"{deck.title} | run {run.run_id} | sheet {s + 1}/{n_sheets}"
-        pen = doc.page(sheet.page_w, sheet.page_h)
+        pen = doc.page(sheet.page_w, sheet.page_h, sided=True)
         front_page = doc.pages
         for slot, card in chunk:
             trim = sheet.slots[slot]
             draw_face(pen, trim, card.face, deck.decks.get(card.deck), card.payload,
-                      card.serial, sheet.bleed)
+                      card.serial, sheet.bleed, tint=tints.get(card.deck), copy=card.set_no)
         if sheet.crop_marks:
             used = tuple(sheet.slots[slot] for slot, _ in chunk)
             for mark in crop_marks(used, sheet.bleed, sheet.printable):
@@ -65,7 +57,7 @@ def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet) -> list
         true_size_note(pen, sheet.note, sheet.check_bar, f"{label} | front")
         back_page = None
         if sheet.backs:
-            pen = doc.page(sheet.page_w, sheet.page_h)
+            pen = doc.page(sheet.page_w, sheet.page_h, sided=True)
             back_page = doc.pages
             for slot, card in chunk:
                 _place_back(doc, pen, sheet, sheet.backs[slot], deck, card.deck,

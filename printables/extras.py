@@ -20,6 +20,7 @@ from typing import Any
 from reportlab.lib.utils import simpleSplit
 
 from companion.cards import DeckData
+from printables import fonts
 from printables.art import COLOURS, colour, draw_symbol, lighten
 from printables.board import board_pages
 from printables.document import Document, Pen
@@ -44,37 +45,19 @@ def game_extras(doc: Document, deck: DeckData, opts: PrintOptions, sheet: Sheet
                 ) -> list[dict[str, Any]]:
     """The accessories a game's deck data asks for, on the job's paper.
 
-    In a duplex job each accessory page is followed by a blank back so every card front
-    stays on an odd page (a sheet's front).
+    In a duplex job the document gives each accessory page its own blank back
+    (``Document.page``), so every card front stays on an odd page.
     """
     pages: list[dict[str, Any]] = []
     players = opts.players or _max_players(deck.game)
     spec = token_spec(deck)
     if spec is not None:
-        pages += _pad(doc, sheet, token_pages(doc, opts.paper, deck, spec, players))
+        pages += token_pages(doc, opts.paper, deck, spec, players)
     for tracker in trackers_for(deck):
-        pages += _pad(doc, sheet, tracker_pages(doc, opts.paper, deck, tracker, players))
+        pages += tracker_pages(doc, opts.paper, deck, tracker, players)
     if deck.game == "mountains":
-        pages += _pad(doc, sheet, board_pages(doc, opts.paper))
+        pages += board_pages(doc, opts.paper)
     return pages
-
-
-def _pad(doc: Document, sheet: Sheet, pages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    if sheet.back_mode == "none":
-        return pages
-    out: list[dict[str, Any]] = []
-    for p in pages:
-        out.append(p)
-        pen = doc.page(*_page(p))
-        pen.text(pen.page_w / 2, pen.page_h / 2, "(this side intentionally blank)", size=7,
-                 colour=(0.6, 0.6, 0.6), align="centre")
-        page_note(pen, "back of the previous page")
-    return out
-
-
-def _page(p: dict[str, Any]) -> tuple[float, float]:
-    w, h = p["page_size_mm"]
-    return float(w), float(h)
 
 
 def _max_players(game: str) -> int:
@@ -87,7 +70,7 @@ def _max_players(game: str) -> int:
 
 
 def _heading(pen: Pen, title: str, sub: str = "") -> float:
-    pen.text(10, 14, title, size=14, font="Helvetica-Bold")
+    pen.text(10, 14, title, size=14, font=fonts.BOLD)
     if sub:
         pen.text(10, 19.5, sub, size=8, colour=GREY)
     return 24.0
@@ -144,7 +127,7 @@ def token_pages(doc: Document, paper: str, deck: DeckData, spec: TokenSpec, play
             ink = colour(element)
             pen.circle(cx, cy, TOKEN_D / 2, fill=lighten(ink, 0.82), stroke=ink, width=0.5)
             draw_symbol(pen.c, element, cx, cy - 2.0, 7.0, ink, pen.page_h, element)
-            pen.text(cx, cy + 6.0, f"1 {spec.name}", size=6, font="Helvetica-Bold",
+            pen.text(cx, cy + 6.0, f"1 {spec.name}", size=6, font=fonts.BOLD,
                      colour=ink, align="centre")
         page_note(pen, f"{spec.name} tokens {n}/{total}")
         pages.append({"page": doc.pages, "kind": "tokens", "game": deck.game,
@@ -193,7 +176,7 @@ def tracker_pages(doc: Document, paper: str, deck: DeckData, tracker: Tracker, p
     for p in range(players):
         top = y + p * strip_h + 4
         pen.text(x0, top + 4, f"Player {p + 1}: ______________________", size=9,
-                 font="Helvetica-Bold")
+                 font=fonts.BOLD)
         for i in range(n):
             v = tracker.low + i
             r = Rect(x0 + i * box, top + 8, box, box)
@@ -240,7 +223,7 @@ def mat_pages(doc: Document, paper: str, game: str, players: int | None
         for z in zones:
             r = Rect(ox + z.x, oy + z.y, z.w, z.h)
             pen.rect(r, stroke=(0.45, 0.45, 0.55), width=0.6, radius=3.0)
-            pen.text(r.x + 3, r.y + 6, z.name, size=10, font="Helvetica-Bold",
+            pen.text(r.x + 3, r.y + 6, z.name, size=10, font=fonts.BOLD,
                      colour=(0.45, 0.45, 0.55))
         for m in tablemat.MARKERS:
             cell = m.size / 6
@@ -321,9 +304,9 @@ def calibration_pages(doc: Document, paper: str, mode: str = "long-edge",
         if not Rect(bx - SCALE - 4, by - SCALE - 4, 2 * SCALE + 8, 2 * SCALE + 8).inside(area):
             raise PrintError(f"back offset {offset[0]:g},{offset[1]:g} mm pushes the "
                              "calibration grids off the printable area")
-    pen = doc.page(pw, ph)
+    pen = doc.page(pw, ph, sided=True)
     pen.text(pw / 2, 16, "Table Companion: calibration page (front)", size=13,
-             font="Helvetica-Bold", align="centre")
+             font=fonts.BOLD, align="centre")
     sq = Rect((pw - SQUARE) / 2, ph / 2 - SQUARE / 2, SQUARE, SQUARE)
     pen.rect(sq, stroke=(0, 0, 0), width=0.3)
     pen.text(sq.x + SQUARE / 2, sq.y - 2, "100 mm", size=8, align="centre")
@@ -334,7 +317,7 @@ def calibration_pages(doc: Document, paper: str, mode: str = "long-edge",
         pen.line(Line(x, y - 8, x, y + 8), width=0.15)
     y = sq.bottom + 10
     for line in INSTRUCTIONS:
-        for part in simpleSplit(line, "Helvetica", 8, (pw - 80) * MM):
+        for part in simpleSplit(line, fonts.SANS, 8, (pw - 80) * MM):
             pen.text(40, y, part, size=8)
             y += 3.6
         y += 1.0
@@ -342,9 +325,9 @@ def calibration_pages(doc: Document, paper: str, mode: str = "long-edge",
     pages = [{"page": doc.pages, "kind": "calibration", "side": "front",
               "page_size_mm": [pw, ph], "square_mm": [sq.x, sq.y, SQUARE, SQUARE],
               "targets_mm": [list(f) for f, _ in targets]}]
-    pen = doc.page(pw, ph)
+    pen = doc.page(pw, ph, sided=True)
     pen.text(pw / 2, 16, f"Calibration page (back, {mode} flip): read the pin holes",
-             size=13, font="Helvetica-Bold", align="centre")
+             size=13, font=fonts.BOLD, align="centre")
     if offset != (0.0, 0.0):
         pen.text(pw / 2, 22, f"printed with --back-offset {offset[0]:g},{offset[1]:g}: add "
                  "what you read now to it", size=8, align="centre")
@@ -371,5 +354,5 @@ def _ruler(pen: Pen, x: float, y: float) -> None:
                      align="centre")
             pen.text(x - SCALE - 0.8, y - i + 0.6, f"{i:+d}" if i else "0", size=4.5,
                      align="right")
-    pen.text(x + SCALE + 1.2, y + 0.8, "X", size=6, font="Helvetica-Bold")
-    pen.text(x, y + SCALE + 3.0, "Y", size=6, font="Helvetica-Bold", align="centre")
+    pen.text(x + SCALE + 1.2, y + 0.8, "X", size=6, font=fonts.BOLD)
+    pen.text(x, y + SCALE + 3.0, "Y", size=6, font=fonts.BOLD, align="centre")

@@ -233,8 +233,8 @@ def test_a_backs_deck_name_sits_on_a_plain_pill_not_on_the_lattice(name: str) ->
     """The 6 pt deck name at the foot of a back is legible: on both sides of the text, inside
     its pill, the back is one flat tint (the diamond lattice would show there otherwise)."""
     from pdf_probe import render
-    from reportlab.pdfbase.pdfmetrics import stringWidth
 
+    from printables import fonts
     from printables.document import Document
     from printables.faces import BACK_LABEL_PT, back_label_box, draw_back
     from printables.geometry import MM, Rect
@@ -247,7 +247,7 @@ def test_a_backs_deck_name_sits_on_a_plain_pill_not_on_the_lattice(name: str) ->
     img = render(doc.finish(), dpi)[1].astype(int)
     px = dpi / 25.4
     pill = back_label_box(trim, name)
-    tw = stringWidth(name, "Helvetica", BACK_LABEL_PT) / MM
+    tw = fonts.width(name, fonts.SANS, BACK_LABEL_PT) / MM
     tx = pill.x + (pill.w - tw) / 2
     mid = pill.y + pill.h / 2
     for x0, x1 in ((pill.x + 1.2, tx - 0.3), (tx + tw + 0.3, pill.right - 1.2)):
