@@ -118,7 +118,7 @@ def token_pages(doc: Document, paper: str, deck: DeckData, spec: TokenSpec, play
         n = start // per_page + 1
         total = (len(tokens) + per_page - 1) // per_page
         _heading(pen, f"{deck.title}: {spec.name} tokens ({n}/{total})",
-                 f"{spec.per_player} of each element per player, {players} players (SK-1). "
+                 f"{spec.per_player} of each element per player, {players} players. "
                  "Cut along the circles.")
         for i, element in enumerate(tokens[start:start + per_page]):
             r, c = divmod(i, cols)
@@ -154,11 +154,11 @@ def trackers_for(deck: DeckData) -> list[Tracker]:
     hp = deck.attrs.get("start_hp")
     if isinstance(hp, int):
         out.append(Tracker("HP", 0, max(20, 2 * hp), hp,
-                           f"Everyone starts with {hp} HP (MR-2); at 0 HP a player is out "
-                           "(MR-10). Mark your HP with a coin or a paper clip."))
+                           f"Everyone starts with {hp} HP; at 0 HP a player is out. "
+                           "Mark your HP with a coin or a paper clip."))
     if deck.game == "godnum":
         out.append(Tracker("Karma", 0, 20, 0,
-                           "One karma point per discarded card (GN-9); reaching the host's "
+                           "One karma point per discarded card; reaching the host's "
                            "limit (default 5) eliminates. Circle the limit before play."))
     return out
 
@@ -213,6 +213,9 @@ def mat_pages(doc: Document, paper: str, game: str, players: int | None
     _lo, hi = tablemat.player_range(game)
     n = players if players is not None else hi
     zones = tablemat.zones(game, n)
+    from companion.cards import load_deck
+
+    title = load_deck(game).title
     margin = 5.0  # white beyond the play area (the markers keep 15 mm inside it anyway)
     w, h = tablemat.MAT_WIDTH + 2 * margin, tablemat.MAT_HEIGHT + 2 * margin
 
@@ -223,7 +226,7 @@ def mat_pages(doc: Document, paper: str, game: str, players: int | None
         for z in zones:
             r = Rect(ox + z.x, oy + z.y, z.w, z.h)
             pen.rect(r, stroke=(0.45, 0.45, 0.55), width=0.6, radius=3.0)
-            pen.text(r.x + 3, r.y + 6, z.name, size=10, font=fonts.BOLD,
+            pen.text(r.x + 3, r.y + 6, zone_words(z.name), size=10, font=fonts.BOLD,
                      colour=(0.45, 0.45, 0.55))
         for m in tablemat.MARKERS:
             cell = m.size / 6
@@ -243,15 +246,28 @@ def mat_pages(doc: Document, paper: str, game: str, players: int | None
             pen.text(ox + m.cx, y0 + m.size + 5, f"marker {m.id}", size=7, colour=GREY,
                      align="centre")
         pen.text(ox + tablemat.MAT_WIDTH / 2, oy + tablemat.MAT_HEIGHT - 4,
-                 f"Table Companion mat: {game}, {n} players. Near edge: seat 1.", size=9,
+                 f"Table Companion mat: {title}, {n} players. Player 1 sits at this edge.",
+                 size=9,
                  colour=GREY, align="centre")
 
-    pages = poster_pages(doc, paper, w, h, draw, "mat", f"Table mat ({game}, {n} players)")
+    pages = poster_pages(doc, paper, w, h, draw, "mat", f"Table mat ({title}, {n} players)")
     for p in pages:
         p["mat_origin_mm"] = [margin, margin]
         p["markers"] = [{"id": m.id, "cx": m.cx, "cy": m.cy, "size": m.size}
                         for m in tablemat.MARKERS]
     return pages
+
+
+# What a player calls each zone of the mat (C-8: no zone ids on paper).
+ZONE_WORDS = {"universe": "Universe card", "pot": "Played cards", "void": "The Void",
+              "lot": "Cards up for bid"}
+
+
+def zone_words(name: str) -> str:
+    """A mat zone's name in a player's words: "Player 3", "Cards up for bid"."""
+    if name.startswith("seat:"):
+        return f"Player {name.split(':', 1)[1]}"
+    return ZONE_WORDS.get(name, name.replace("-", " ").replace(":", " ").capitalize())
 
 
 # --------------------------------------------------------------------------- calibration

@@ -13,7 +13,7 @@ from pdf_probe import line_centres, render, text_of
 from companion import tablemat
 from companion.cards import load_deck
 from companion.games.mountains import load_board
-from printables.extras import SQUARE, calibration_targets, token_spec
+from printables.extras import SQUARE, calibration_targets, token_spec, zone_words
 from printables.geometry import PrintError, printable_area
 from printables.jobs import build
 from printables.options import PrintOptions
@@ -56,7 +56,9 @@ def test_mat_prints_every_zone_of_the_layout() -> None:
     pdf, _, _ = build("mat", PrintOptions(paper="a3", mat_game="shrine", players=6))
     text = text_of(pdf)
     for z in tablemat.zones("shrine", 6):
-        assert z.name in text  # every zone is printed with its name
+        assert zone_words(z.name) in text  # every zone is printed with its name (C-8 words)
+    for internal in ("seat:", "lot", "pot", "SK-", "GN-", "MR-", "(WX"):
+        assert internal not in text
     with pytest.raises(Exception, match="2-6 players"):
         build("mat", PrintOptions(paper="a3", mat_game="shrine", players=7))
 
