@@ -3,8 +3,8 @@
 zxing-cpp's writer computes the module matrix (in C: a tenth of the time of the pure
 Python ``qrcode`` package, which was most of a print job's time); we draw it ourselves so
 the geometry is exact (the symbol is exactly ``size`` mm, every module ``size / 21`` mm)
-and the PDF stays small (one path of merged row runs per code, no images). One fill for the whole symbol
-also means no hairline seams between modules when a reader anti-aliases.
+and the PDF stays small (one path of merged row runs per code, no images). One fill for
+the whole symbol also means no hairline seams between modules when a reader anti-aliases.
 """
 
 from __future__ import annotations
