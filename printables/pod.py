@@ -20,6 +20,7 @@ import io
 import json
 import os
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -143,25 +144,34 @@ def render_deck(deck: DeckData, run: PrintRun, svc: Service
 
 
 def rasterise(pdf: bytes, pages: list[int], svc: Service) -> list[bytes]:
-    """PNG files (300 dpi, exactly ``svc.pixels``) of the given 1-based pages."""
+    """PNG files (300 dpi, exactly ``svc.pixels``) of the given 1-based pages.
+
+    pdfium renders one page at a time (it is not thread-safe); PNG encoding, most of the
+    time, releases the GIL, so it runs on a few threads while the next page renders.
+    """
     import pypdfium2 as pdfium
 
-    out = []
+    def png(img: Any) -> bytes:
+        buf = io.BytesIO()
+        # 300 dpi in the file, so the service's tools read the size right; level 1:
+        # the files are 5 % larger and written in half the time.
+        img.save(buf, format="PNG", dpi=(DPI, DPI), compress_level=1)
+        return buf.getvalue()
+
+    futures = []
     doc = pdfium.PdfDocument(pdf)
-    try:
-        for p in pages:
-            page = doc[p - 1]
-            img = page.render(scale=DPI / 72).to_pil()
-            page.close()
-            if img.size != svc.pixels:  # pdfium rounds the page size to whole pixels
-                img = img.resize(svc.pixels)
-            buf = io.BytesIO()
-            # 300 dpi in the file, so the service's tools read the size right.
-            img.save(buf, format="PNG", dpi=(DPI, DPI), compress_level=3)
-            out.append(buf.getvalue())
-    finally:
-        doc.close()
-    return out
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        try:
+            for p in pages:
+                page = doc[p - 1]
+                img = page.render(scale=DPI / 72).to_pil()
+                page.close()
+                if img.size != svc.pixels:  # pdfium rounds the page size to whole pixels
+                    img = img.resize(svc.pixels)
+                futures.append(pool.submit(png, img))
+        finally:
+            doc.close()
+        return [f.result() for f in futures]
 
 
 def export(what: str, out: str | os.PathLike[str], service: str, opts: PrintOptions,
