@@ -22,7 +22,7 @@ import os
 import random
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -126,6 +126,18 @@ def sets_for(game: str, players: int | None, copies: int) -> dict[str, int]:
     return {d: n * copies for d, n in rules.sets_needed(players).items()}
 
 
+def table_for(game: str, players: int | None, several: bool) -> int | None:
+    """The table size to print ``game`` for: ``players``, brought into the game's range
+    when several games print at once (``all --players 7``: Gem Complete is for 2, God Num
+    takes 6). A single game keeps the number, so ``sets_for`` refuses it by name."""
+    if players is None or not several:
+        return players
+    from companion.registry import find_rules
+
+    rules = find_rules(game)
+    return min(max(players, rules.min_players), rules.max_players)
+
+
 def plan_runs(games: Sequence[str], opts: PrintOptions, rng: random.Random | None = None,
               taken: frozenset[str] = frozenset()) -> list[tuple[DeckData, PrintRun]]:
     """Number the cards of each game; run ids avoid ``taken`` (runs already registered:
@@ -135,7 +147,7 @@ def plan_runs(games: Sequence[str], opts: PrintOptions, rng: random.Random | Non
     used: set[str] = set(taken)
     for game in games:
         deck = load_deck(game)
-        sets = sets_for(game, opts.players, opts.copies)
+        sets = sets_for(game, table_for(game, opts.players, len(games) > 1), opts.copies)
         run_id = opts.run_ids.get(game)
         if run_id is not None and run_id in used:
             raise PrintError(f"print run {run_id!r} is already registered")
@@ -211,9 +223,11 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
         m.update(info)
         m["title"] = deck.title
         m["cards"] = rows
+        players = table_for(deck.game, opts.players, len(games) > 1)
+        m["players"] = players
         runs.append((run, m))
         if opts.extras:
-            extra_pages += extras.game_extras(doc, deck, opts, sheet)
+            extra_pages += extras.game_extras(doc, deck, replace(opts, players=players), sheet)
     for t in targets:
         if t == "board":
             extra_pages += board_pages(doc, opts.paper)

@@ -113,3 +113,18 @@ def text_of(pdf: bytes) -> str:
         return "\n".join(parts)
     finally:
         doc.close()
+
+
+def page_texts(pdf: bytes) -> list[str]:
+    """The text drawn on each page, in page order."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        out = []
+        for page in doc:
+            tp = page.get_textpage()
+            out.append(tp.get_text_range())
+            tp.close()
+            page.close()
+        return out
+    finally:
+        doc.close()

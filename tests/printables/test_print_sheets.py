@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
-from pdf_probe import render, text_of
+from pdf_probe import page_texts, render, text_of
 
 from companion.games.mountains import load_board
 from companion.games.mountains.marks import MARKS, element_colour, rgb
@@ -19,20 +19,6 @@ from printables.board import TILE_BY_PAPER, TILE_MM
 from printables.document import BLANK
 from printables.jobs import build
 from printables.options import PrintOptions
-
-
-def page_texts(pdf: bytes) -> list[str]:
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        out = []
-        for page in doc:
-            tp = page.get_textpage()
-            out.append(tp.get_text_range())
-            tp.close()
-            page.close()
-        return out
-    finally:
-        doc.close()
 
 
 def page_sizes(pdf: bytes) -> list[tuple[float, float]]:

@@ -1,0 +1,91 @@
+"""Issue 21 §5: Oinks in 1s and 5s on shared cut lines, a pawn per Mountains character,
+an HP track past 20, ``all --players N`` for every N, and ``--copies`` copying extras."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from pdf_probe import page_texts, render
+
+from companion.cards import load_deck
+from companion.registry import GAMES, find_rules
+from printables.art import colour
+from printables.jobs import build, plan_runs
+from printables.options import PrintOptions
+from printables.pieces import denominations, token_spec
+
+
+def test_each_players_oinks_are_a_five_and_ones_worth_exactly_their_share() -> None:
+    spec = token_spec(load_deck("shrine"))
+    assert spec is not None and spec.per_player == 10  # SK-1
+    assert sorted(denominations(10)) == [1, 1, 1, 1, 1, 5]
+    assert all(sum(denominations(n)) == n for n in range(1, 40))
+    _, m, _ = build("shrine", PrintOptions(players=3))
+    sheets = [e for e in m["extras"] if e["kind"] == "tokens"]
+    for element in spec.elements:
+        assert sum(s["by_element"][element] for s in sheets) == 10 * 3
+    assert sum(s["count"] for s in sheets) == 6 * len(spec.elements) * 3
+
+
+def test_oink_squares_share_their_cut_lines() -> None:
+    """Neighbouring squares touch: one straight grey line between them, no gap of paper
+    to cut twice. Measured on the render: the tint runs right up to the line."""
+    pdf, m, _ = build("shrine", PrintOptions(players=2))
+    page = next(e for e in m["extras"] if e["kind"] == "tokens")["page"]
+    dpi = 150
+    img = render(pdf, dpi, [page])[page]
+    px = dpi / 25.4
+    # the first row of squares starts 30 mm down; sample 1 mm inside it, above the marks
+    row = img[round(31 * px), :].astype(int)
+    dark = row < 245  # tinted or inked: no white between squares
+    first, last = np.argmax(dark), len(dark) - np.argmax(dark[::-1])
+    assert dark[first:last].all(), "white paper between two squares"
+    assert (last - first) / px == pytest.approx(9 * 20.0, abs=1.0)  # 9 squares of 20 mm
+
+
+def test_a_pawn_per_character_in_its_colour() -> None:
+    pdf, m, _ = build("mountains", PrintOptions(players=2))
+    (pawns,) = [e for e in m["extras"] if e["kind"] == "pawns"]
+    characters = [f for f in load_deck("mountains").faces if f.kind == "character"]
+    assert pawns["pawns"] == [f.name for f in characters]
+    text = page_texts(pdf)[pawns["page"] - 1]
+    for f in characters:
+        assert f.name in text
+    img = render(pdf, 50, [pawns["page"]])[pawns["page"]]
+    # every character's ink is on the page (its pawn's panels)
+    for f in characters:
+        grey = float(np.dot(colour(f.element or ""), [0.299, 0.587, 0.114]) * 255)
+        assert np.any(np.abs(img.astype(float) - grey) < 3), f.name
+
+
+def test_the_hp_track_runs_past_20() -> None:
+    pdf, m, _ = build("mountains", PrintOptions(players=4))
+    (hp,) = [e for e in m["extras"] if e["kind"] == "tracker"]
+    assert hp["range"][1] >= 30
+    assert "30" in page_texts(pdf)[hp["page"] - 1].split()
+
+
+@pytest.mark.parametrize("players", range(1, 10))
+def test_print_all_takes_any_table_size(players: int) -> None:
+    """Each game prints for the table size nearest N it can take."""
+    runs = plan_runs(list(GAMES), PrintOptions(players=players), random.Random(players))
+    assert [d.game for d, _ in runs] == list(GAMES)
+
+
+def test_print_all_for_seven_records_each_games_table() -> None:
+    _, m, _ = build("all", PrintOptions(players=7, extras=False), random.Random(1))
+    got = {r["game"]: r["players"] for r in m["runs"]}
+    for game in GAMES:
+        rules = find_rules(game)
+        assert got[game] == min(max(7, rules.min_players), rules.max_players)
+    with pytest.raises(Exception, match="2-2 players"):
+        build("gemcomplete", PrintOptions(players=7))  # one game: still refused by name
+
+
+def test_copies_copy_the_extras_too() -> None:
+    _, one, _ = build("mountains", PrintOptions(players=2), random.Random(1))
+    _, two, _ = build("mountains", PrintOptions(players=2, copies=2), random.Random(1))
+    kinds = [e["kind"] for e in one["extras"]]
+    assert sorted(e["kind"] for e in two["extras"]) == sorted(kinds * 2)
