@@ -30,7 +30,8 @@ def back_tints(deck: DeckData) -> dict[str, tuple[float, float, float]]:
     return out
 
 
-def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet) -> list[dict[str, Any]]:
+def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet,
+             back_style: str = "full") -> list[dict[str, Any]]:
     """Append the run's sheets to ``doc``; return the manifest rows of its cards.
 
     Each front page of a duplex job is followed by its back page. Raises ``PrintError`` if a
@@ -61,7 +62,7 @@ def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet) -> list
             back_page = doc.pages
             for slot, card in chunk:
                 _place_back(doc, pen, sheet, sheet.backs[slot], deck, card.deck,
-                            tints[card.deck])
+                            tints[card.deck], back_style)
             true_size_note(pen, sheet.note, sheet.check_bar, f"{label} | back")
         for slot, _card in chunk:
             row = dict(base[s * per + slot])
@@ -76,15 +77,15 @@ def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet) -> list
 
 
 def _place_back(doc: Document, pen: Pen, sheet: Sheet, at: Rect, deck: DeckData, deck_id: str,
-                tint: tuple[float, float, float]) -> None:
+                tint: tuple[float, float, float], style: str = "full") -> None:
     """Draw a deck's back once as a PDF form and place it wherever it is needed."""
-    name = f"back-{deck.game}-{deck_id}-{sheet.card_w:g}x{sheet.card_h:g}"
+    name = f"back-{deck.game}-{deck_id}-{sheet.card_w:g}x{sheet.card_h:g}-{style}"
     c = pen.c
     if name not in doc.forms:
         info = deck.decks[deck_id]
         c.beginForm(name, 0, 0, sheet.card_w * MM, sheet.card_h * MM)
         draw_back(Pen(c, sheet.card_w, sheet.card_h), Rect(0, 0, sheet.card_w, sheet.card_h),
-                  info.back, info.name, tint)
+                  info.back, info.name, tint, style, deck_id)
         c.endForm()
         doc.forms.add(name)
     c.saveState()

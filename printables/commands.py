@@ -18,7 +18,8 @@ def register(cli: Any) -> None:
         _print,
     )
     p.add_argument("what", metavar="WHAT",
-                   help=f"a game ({', '.join(GAMES)}), 'all', 'board', 'mat' or 'calibration'")
+                   help=f"a game ({', '.join(GAMES)}), 'all', 'board', 'mat', 'calibration' or "
+                   "'guide' (the one-page build guide)")
     p.add_argument("--out", required=True, metavar="FILE.pdf|DIR",
                    help="the PDF to write (the manifest goes to FILE.manifest.json); with "
                    "--pod, the folder for the export")
@@ -44,6 +45,9 @@ def register(cli: Any) -> None:
     p.add_argument("--backs", default="none", choices=["none", "long-edge", "short-edge"],
                    help="card backs: none, or a back page after each sheet, mirrored for a "
                    "duplex printer flipping on the long or the short edge")
+    p.add_argument("--back-style", default="full", choices=["full", "ink-saver"],
+                   help="full colour backs (default) or ink-saver: outlines and coloured "
+                   "words on white paper")
     p.add_argument("--back-offset", default="0,0", metavar="X,Y",
                    help="move the backs X mm right and Y mm up (as seen on the back); read "
                    "it off the calibration page")
@@ -65,7 +69,8 @@ def _print(args: argparse.Namespace) -> int:
 
     opts = PrintOptions(
         paper=args.paper.lower(), card=args.card, bleed=args.bleed, crop_marks=args.crop_marks,
-        backs=args.backs, back_offset=parse_offset(args.back_offset), copies=args.copies,
+        backs=args.backs, back_style=args.back_style,
+        back_offset=parse_offset(args.back_offset), copies=args.copies,
         players=args.players, extras=args.extras, mat_game=args.game,
     )
     data_dir = None

@@ -252,9 +252,32 @@ def _draw_foot(pen: Pen, foot: Rect, face: CardFace, deck: DeckInfo | None, seri
 NEUTRAL_TAG: RGB = (0.35, 0.35, 0.35)
 
 
-def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB) -> None:
-    """Draw a card back at ``trim``: white border, coloured panel, the deck's back title."""
+BACK_STYLES = ("full", "ink-saver")
+
+
+def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB,
+              style: str = "full", deck_id: str = "") -> None:
+    """Draw a card back at ``trim``: white border, coloured panel, the deck's back title.
+
+    ``ink-saver``: the same back as outlines and coloured words on white paper (about a
+    twentieth of the ink); decks still differ by colour and title.
+    """
     panel = trim.grow(-BACK_BORDER)
+    if style == "ink-saver":
+        _ink_saver_back(pen, panel, back, deck_name, tint)
+    else:
+        _full_back(pen, panel, back, deck_name, tint, trim)
+    mark = deck_mark(deck_id)
+    if mark is not None:  # the tile's mark, as on the board: "?" tile, "?" deck
+        cx, cy = panel.centre
+        pen.circle(cx, cy - 20, 6.0, fill=rgb(mark.colour), stroke=(1, 1, 1), width=0.6)
+        size = 13.0 if len(mark.mark) < 2 else 10.0
+        pen.text(cx, cy - 20 + size * 0.36 / MM, mark.mark, size=size, font=fonts.BOLD,
+                 colour=(1, 1, 1), align="centre")
+
+
+def _full_back(pen: Pen, panel: Rect, back: str, deck_name: str, tint: RGB,
+               trim: Rect) -> None:
     pen.rect(panel, fill=tint, radius=2.0)
     # A lattice of small diamonds in a lighter tone.
     light = lighten(tint, 0.25)
@@ -299,6 +322,22 @@ def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB) -> Non
 
 
 BACK_LABEL_PT = 6.0
+
+
+def _ink_saver_back(pen: Pen, panel: Rect, back: str, deck_name: str, tint: RGB) -> None:
+    pen.rect(panel, stroke=tint, width=0.8, radius=2.0)
+    pen.rect(panel.grow(-2.0), stroke=tint, width=0.25, radius=1.5)
+    cx, cy = panel.centre
+    oval = Rect(panel.x + 4, cy - 11, panel.w - 8, 22)
+    pen.rect(oval, stroke=tint, width=0.6, radius=5.0)
+    words = simpleSplit(back, fonts.BOLD, 11, (oval.w - 4) * MM)
+    size = 11.0 if len(words) <= 2 else 8.0
+    words = simpleSplit(back, fonts.BOLD, size, (oval.w - 4) * MM)[:3]
+    y = cy - (len(words) - 1) * size * 0.6 / MM + size * 0.35 / MM
+    for w in words:
+        pen.text(cx, y, w, size=size, font=fonts.BOLD, colour=tint, align="centre")
+        y += size * 1.2 / MM
+    pen.text(cx, panel.bottom - 4, deck_name, size=BACK_LABEL_PT, colour=tint, align="centre")
 
 
 def back_label_box(trim: Rect, deck_name: str) -> Rect:

@@ -35,7 +35,7 @@ from printables import extras, qr
 from printables.board import board_pages
 from printables.cardsheets import draw_run
 from printables.document import Document
-from printables.faces import face_layout
+from printables.faces import BACK_STYLES, face_layout
 from printables.geometry import (
     BACK_MODES,
     CARD_PAPERS,
@@ -46,10 +46,11 @@ from printables.geometry import (
     paper_size,
     sheet_layout,
 )
+from printables.guide import guide_pages
 from printables.options import PrintOptions
 
 MANIFEST_FORMAT = "table-companion-print/1"
-OTHER_TARGETS = ("board", "mat", "calibration")
+OTHER_TARGETS = ("board", "mat", "calibration", "guide")
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,7 @@ def job_info(opts: PrintOptions, sheet: Sheet | None) -> dict[str, Any]:
             "cards_per_page": sheet.per_page,
             "grid": [sheet.cols, sheet.rows],
             "backs": opts.backs,
+            "back_style": opts.back_style,
             "back_offset_mm": list(opts.back_offset),
             "qr": {"version": qr.VERSION, "error_correction": "M", "size_mm": round(lay.qr.w, 3),
                    "module_mm": round(lay.module, 3), "modules": qr.MODULES},
@@ -197,6 +199,9 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
 
     targets = targets_of(what)
     games = [t for t in targets if t in GAMES]
+    if opts.back_style not in BACK_STYLES:
+        raise PrintError(f"unknown back style {opts.back_style!r}; choose one of "
+                         f"{', '.join(BACK_STYLES)}")
     if opts.backs not in BACK_MODES:
         raise PrintError(f"unknown back mode {opts.backs!r}; choose one of {', '.join(BACK_MODES)}")
     sheet: Sheet | None = None
@@ -216,9 +221,11 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
     info = job_info(opts, sheet)
     runs: list[tuple[PrintRun, dict[str, Any]]] = []
     extra_pages: list[dict[str, Any]] = []
+    if what == "all" and opts.extras:  # the whole set: the build guide comes first
+        extra_pages += guide_pages(doc, opts.paper)
     for deck, run in plan_runs(games, opts, rng, taken):
         assert sheet is not None
-        rows = draw_run(doc, deck, run, sheet)
+        rows = draw_run(doc, deck, run, sheet, opts.back_style)
         m = run.manifest()
         m.update(info)
         m["title"] = deck.title
@@ -233,6 +240,8 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
             extra_pages += board_pages(doc, opts.paper)
         elif t == "mat":
             extra_pages += extras.mat_pages(doc, opts.paper, opts.mat_game, opts.players)
+        elif t == "guide":
+            extra_pages += guide_pages(doc, opts.paper)
         elif t == "calibration":
             extra_pages += extras.calibration_pages(doc, opts.paper, calibration_flip,
                                                     opts.back_offset)

@@ -118,7 +118,8 @@ def render_deck(deck: DeckData, run: PrintRun, svc: Service
         if name not in doc.forms:
             info = deck.decks[deck_id]
             c.beginForm(name, 0, 0, w * MM, h * MM)
-            draw_back(Pen(c, w, h), trim, info.back, info.name, tints[deck_id])
+            draw_back(Pen(c, w, h), trim, info.back, info.name, tints[deck_id],
+                      deck_id=deck_id)
             c.endForm()
             doc.forms.add(name)
         doc.page(w, h, sided=True, trim=trim, bleed=svc.bleed)

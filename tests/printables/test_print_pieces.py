@@ -89,3 +89,27 @@ def test_copies_copy_the_extras_too() -> None:
     _, two, _ = build("mountains", PrintOptions(players=2, copies=2), random.Random(1))
     kinds = [e["kind"] for e in one["extras"]]
     assert sorted(e["kind"] for e in two["extras"]) == sorted(kinds * 2)
+
+
+def test_ink_saver_backs_use_a_fraction_of_the_ink() -> None:
+    def ink(style: str) -> float:
+        pdf, m, _ = build("shrine", PrintOptions(backs="long-edge", back_style=style),
+                          random.Random(1))
+        page = m["cards"][0]["back"]["page"]
+        return float((255 - render(pdf, 40, [page])[page].astype(float)).sum())
+
+    assert ink("ink-saver") < ink("full") / 5
+    with pytest.raises(Exception, match="back style"):
+        build("shrine", PrintOptions(backs="long-edge", back_style="sparkly"))
+
+
+def test_the_build_guide_is_one_page_and_opens_the_whole_set() -> None:
+    for paper in ("a4", "letter"):
+        pdf, m, _ = build("guide", PrintOptions(paper=paper))
+        (guide,) = m["extras"]
+        assert m["pages"] == 1 and guide["bottom_mm"] < guide["page_size_mm"][1] - 20
+        text = page_texts(pdf)[0]
+        for words in ("g/m2", "sleeves", "Cutting order", "100%"):
+            assert words in text
+    _, m, _ = build("all", PrintOptions(backs="long-edge", extras=True), random.Random(1))
+    assert m["extras"][0]["kind"] == "guide" and m["extras"][0]["page"] == 1
