@@ -6,6 +6,8 @@ a new game's deck file prints with no code here.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from companion.cards import DeckData
@@ -48,9 +50,10 @@ def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet,
         pen = doc.page(sheet.page_w, sheet.page_h, sided=True)
         front_page = doc.pages
         for slot, card in chunk:
-            trim = sheet.slots[slot]
-            draw_face(pen, trim, card.face, deck.decks.get(card.deck), card.payload,
-                      card.serial, sheet.bleed, tint=tints.get(card.deck), copy=card.set_no)
+            with _upright(pen, sheet, sheet.slots[slot], +90) as (card_pen, trim):
+                draw_face(card_pen, trim, card.face, deck.decks.get(card.deck),
+                          card.payload, card.serial, sheet.bleed, tint=tints.get(card.deck),
+                          copy=card.set_no)
         if sheet.crop_marks:
             used = tuple(sheet.slots[slot] for slot, _ in chunk)
             for mark in crop_marks(used, sheet.bleed, sheet.printable):
@@ -88,8 +91,33 @@ def _place_back(doc: Document, pen: Pen, sheet: Sheet, at: Rect, deck: DeckData,
                   info.back, info.name, tint, style, deck_id)
         c.endForm()
         doc.forms.add(name)
+    # A turned card's top is on the left of the front; after a long-edge flip it is on
+    # the right of the back, after a short-edge flip still on the left.
+    turn = -90 if sheet.back_mode == "long-edge" else 90
+    with _upright(pen, sheet, at, turn) as (_card_pen, trim):
+        c.saveState()
+        c.translate(trim.x * MM, (_card_pen.page_h - trim.bottom) * MM)
+        c.doForm(name)
+        c.restoreState()
+
+
+@contextmanager
+def _upright(pen: Pen, sheet: Sheet, slot: Rect, turn: int) -> Iterator[tuple[Pen, Rect]]:
+    """A pen and trim box to draw an upright card into ``slot``: the page's own pen, or,
+    on a turned sheet, a pen rotated by ``turn`` degrees (90: the card's top on the left)
+    whose page is the card itself."""
+    if not sheet.turned:
+        yield pen, slot
+        return
+    c = pen.c
     c.saveState()
-    c.translate(at.x * MM, (pen.page_h - at.bottom) * MM)
-    c.doForm(name)
-    c.restoreState()
+    if turn > 0:  # counter-clockwise: card x runs up the page, its top edge on the left
+        c.translate(slot.right * MM, (pen.page_h - slot.bottom) * MM)
+    else:  # clockwise: its top edge on the right
+        c.translate(slot.x * MM, (pen.page_h - slot.y) * MM)
+    c.rotate(turn)
+    try:
+        yield Pen(c, sheet.card_w, sheet.card_h), Rect(0, 0, sheet.card_w, sheet.card_h)
+    finally:
+        c.restoreState()
 

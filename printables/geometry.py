@@ -176,6 +176,9 @@ class Sheet:
     crop_marks: tuple[Line, ...]
     note: Rect  # left strip: "print at 100 %" text
     check_bar: Rect  # right strip: a 50 mm bar to measure
+    # Cards lie on their side (slots are card_h wide, card_w tall) when that fits more of
+    # them: Letter with 2-3 mm of bleed holds 6 turned cards, not 4 upright ones.
+    turned: bool = False
 
     @property
     def per_page(self) -> int:
@@ -240,10 +243,21 @@ def sheet_layout(
     if not (math.isfinite(bleed) and 0.0 <= bleed <= 5.0):
         raise PrintError(f"bleed {bleed!r} must be between 0 and 5 mm")
     area = printable_area(page_w, page_h)
-    cell_w, cell_h = card_w + 2 * bleed, card_h + 2 * bleed
-    # The note strips sit beside the grid, so the grid is narrower than the printable area.
-    cols = math.floor((area.w - 2 * NOTE_STRIP + 1e-9) / cell_w)
-    rows = math.floor((area.h - (2 * MARK_ROOM if with_marks else 0.0) + 1e-9) / cell_h)
+
+    def fit(w: float, h: float) -> tuple[int, int]:
+        # The note strips sit beside the grid, so it is narrower than the printable area.
+        c = math.floor((area.w - 2 * NOTE_STRIP + 1e-9) / (w + 2 * bleed))
+        r = math.floor((area.h - (2 * MARK_ROOM if with_marks else 0.0) + 1e-9)
+                       / (h + 2 * bleed))
+        return max(c, 0), max(r, 0)
+
+    cols, rows = fit(card_w, card_h)
+    turned = False
+    tcols, trows = fit(card_h, card_w)
+    if tcols * trows > cols * rows:
+        cols, rows, turned = tcols, trows, True
+    slot_w, slot_h = (card_h, card_w) if turned else (card_w, card_h)
+    cell_w, cell_h = slot_w + 2 * bleed, slot_h + 2 * bleed
     if cols < 1 or rows < 1:
         raise PrintError(
             f"a {card_w:g}x{card_h:g} mm card with {bleed:g} mm bleed does not fit on "
@@ -252,7 +266,7 @@ def sheet_layout(
     grid_w, grid_h = cols * cell_w, rows * cell_h
     gx, gy = (page_w - grid_w) / 2, (page_h - grid_h) / 2
     slots = tuple(
-        Rect(gx + c * cell_w + bleed, gy + r * cell_h + bleed, card_w, card_h)
+        Rect(gx + c * cell_w + bleed, gy + r * cell_h + bleed, slot_w, slot_h)
         for r in range(rows) for c in range(cols)
     )
     backs: tuple[Rect, ...] = ()
@@ -273,7 +287,7 @@ def sheet_layout(
     bar = Rect(grid.right + CROP_GAP, middle.y + 3, max(0.0, area.right - grid.right - CROP_GAP),
                middle.h - 6)
     return Sheet(page_w, page_h, card_w, card_h, bleed, cols, rows, slots, backs, back_mode,
-                 back_offset, marks, note, bar)
+                 back_offset, marks, note, bar, turned)
 
 
 def _max_offset(slots: tuple[Rect, ...], area: Rect, bleed: float, page_w: float,

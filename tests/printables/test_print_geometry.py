@@ -148,7 +148,8 @@ def test_custom_card_size() -> None:
 
 def test_card_that_does_not_fit_is_refused() -> None:
     with pytest.raises(PrintError, match="does not fit on a4"):
-        sheet_layout("a4", "200x150")
+        sheet_layout("a4", "250x220")  # neither upright nor turned
+    assert sheet_layout("a4", "200x150").turned  # a landscape card prints turned
     with pytest.raises(PrintError, match="does not fit on letter"):
         sheet_layout("letter", "100x275")
 

@@ -113,3 +113,32 @@ def test_the_build_guide_is_one_page_and_opens_the_whole_set() -> None:
             assert words in text
     _, m, _ = build("all", PrintOptions(backs="long-edge", extras=True), random.Random(1))
     assert m["extras"][0]["kind"] == "guide" and m["extras"][0]["page"] == 1
+
+
+@pytest.mark.parametrize("bleed", [2.0, 3.0])
+def test_letter_with_bleed_turns_the_grid_to_fit_six_cards(bleed: float) -> None:
+    from pdf_probe import decode
+
+    from printables.faces import face_layout
+    from printables.geometry import sheet_layout
+
+    sheet = sheet_layout("letter", bleed=bleed, back_mode="long-edge")
+    assert sheet.turned and sheet.per_page == 6
+    assert sheet_layout("a4", bleed=bleed).per_page >= 6  # never fewer by turning
+    pdf, m, _ = build("shrine", PrintOptions(paper="letter", bleed=bleed, backs="long-edge"),
+                      random.Random(1))
+    lay = face_layout(63.0, 88.0)
+    qx, qy = lay.qr.centre
+    dpi = 150
+    pages = sorted({c["page"] for c in m["cards"]})[:2]
+    images = render(pdf, dpi, pages)
+    for page in pages:
+        reads = {r.text: r for r in decode(images[page], dpi)}
+        rows = [c for c in m["cards"] if c["page"] == page]
+        assert set(reads) == {c["payload"] for c in rows}
+        for c in rows:
+            # turned counter-clockwise: the card's top is on the left of its slot
+            assert c["w_mm"] == 88.0 and c["h_mm"] == 63.0
+            r = reads[c["payload"]]
+            assert r.cx_mm == pytest.approx(c["x_mm"] + qy, abs=1.0)
+            assert r.cy_mm == pytest.approx(c["y_mm"] + c["h_mm"] - qx, abs=1.0)
