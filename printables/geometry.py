@@ -43,6 +43,7 @@ NOTE_STRIP = 2.5
 # Crop marks start this far outside the outermost card (bleed included).
 CROP_GAP = 0.5
 CROP_MAX = 8.0
+MIN_MARK = 4.0  # a crop mark shorter than this is hard to find and to lay a ruler on
 # Printable room kept above and below the grid so every column's cut lines get a mark.
 MARK_ROOM = 1.0
 
@@ -265,6 +266,13 @@ def sheet_layout(
         )
     grid_w, grid_h = cols * cell_w, rows * cell_h
     gx, gy = (page_w - grid_w) / 2, (page_h - grid_h) / 2
+    if (with_marks and back_mode == "none"
+            and gy - area.y - CROP_GAP < MIN_MARK <= 2 * (gy - area.y) - CROP_GAP):
+        # Centred, the marks above and below would be stubs (Letter: 2.2 mm): the grid
+        # moves down onto the printable edge so the top marks are long enough to lay a
+        # ruler on; the bottom end of each cut is the card's own cut line or edge. Not
+        # with backs: their offset needs the room on both sides.
+        gy = area.bottom - grid_h
     slots = tuple(
         Rect(gx + c * cell_w + bleed, gy + r * cell_h + bleed, slot_w, slot_h)
         for r in range(rows) for c in range(cols)
