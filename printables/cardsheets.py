@@ -15,7 +15,7 @@ from companion.runs import PrintRun
 from printables.art import BACK_COLOURS, hex_rgb
 from printables.document import Document, Pen, true_size_note
 from printables.faces import draw_back, draw_face
-from printables.geometry import MM, Rect, Sheet, crop_marks
+from printables.geometry import MM, Line, Rect, Sheet, crop_marks
 
 
 def _pos(r: Rect) -> dict[str, float]:
@@ -55,12 +55,20 @@ def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet,
                           card.payload, card.serial, sheet.bleed, tint=tints.get(card.deck),
                           copy=card.set_no)
         if sheet.crop_marks:
-            used = tuple(sheet.slots[slot] for slot, _ in chunk)
+            used = tuple(_cut_box(sheet, slot) for slot, _ in chunk)
             for mark in crop_marks(used, sheet.bleed, sheet.printable):
                 pen.line(mark, width=0.2)
-        true_size_note(pen, sheet.note, sheet.check_bar, f"{label} | front")
         back_page = None
-        if sheet.backs:
+        if sheet.back_mode == "fold":  # each back beside its front, the fold between
+            back_page = front_page
+            for slot, card in chunk:
+                _place_back(doc, pen, sheet, sheet.backs[slot], deck, card.deck,
+                            tints[card.deck], back_style)
+                front = sheet.slots[slot]
+                pen.line(Line(front.right, front.y, front.right, front.bottom),
+                         colour=(0.25, 0.25, 0.25), width=0.25, dash=(2.0, 1.5))
+        true_size_note(pen, sheet.note, sheet.check_bar, f"{label} | front")
+        if sheet.backs and sheet.back_mode != "fold":
             pen = doc.page(sheet.page_w, sheet.page_h, sided=True)
             back_page = doc.pages
             for slot, card in chunk:
@@ -77,6 +85,12 @@ def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet,
             )
             rows.append(row)
     return rows
+
+
+def _cut_box(sheet: Sheet, slot: int) -> Rect:
+    """What is cut out around slot ``slot``: the card, or the card and its folded back."""
+    r = sheet.slots[slot]
+    return Rect(r.x, r.y, 2 * r.w, r.h) if sheet.back_mode == "fold" else r
 
 
 def _place_back(doc: Document, pen: Pen, sheet: Sheet, at: Rect, deck: DeckData, deck_id: str,

@@ -42,9 +42,11 @@ def register(cli: Any) -> None:
                    "apart (default 0: cards touch, a thin cut line is printed)")
     p.add_argument("--no-crop-marks", dest="crop_marks", action="store_false",
                    help="leave out the crop marks in the margins")
-    p.add_argument("--backs", default="none", choices=["none", "long-edge", "short-edge"],
+    p.add_argument("--backs", default="none",
+                   choices=["none", "long-edge", "short-edge", "fold"],
                    help="card backs: none, or a back page after each sheet, mirrored for a "
-                   "duplex printer flipping on the long or the short edge")
+                   "duplex printer flipping on the long or the short edge, or fold: each "
+                   "back beside its front on one side of the paper, to fold and glue")
     p.add_argument("--back-style", default="full", choices=["full", "ink-saver"],
                    help="full colour backs (default) or ink-saver: outlines and coloured "
                    "words on white paper")

@@ -47,7 +47,7 @@ MIN_MARK = 4.0  # a crop mark shorter than this is hard to find and to lay a rul
 # Printable room kept above and below the grid so every column's cut lines get a mark.
 MARK_ROOM = 1.0
 
-BACK_MODES = ("none", "long-edge", "short-edge")
+BACK_MODES = ("none", "long-edge", "short-edge", "fold")
 
 
 class PrintError(CompanionError):
@@ -243,6 +243,8 @@ def sheet_layout(
         raise PrintError(f"unknown back mode {back_mode!r}; choose one of {', '.join(BACK_MODES)}")
     if not (math.isfinite(bleed) and 0.0 <= bleed <= 5.0):
         raise PrintError(f"bleed {bleed!r} must be between 0 and 5 mm")
+    if back_mode == "fold":
+        return fold_layout(paper, (card_w, card_h), bleed=bleed, with_marks=with_marks)
     area = printable_area(page_w, page_h)
 
     def fit(w: float, h: float) -> tuple[int, int]:
@@ -296,6 +298,41 @@ def sheet_layout(
                middle.h - 6)
     return Sheet(page_w, page_h, card_w, card_h, bleed, cols, rows, slots, backs, back_mode,
                  back_offset, marks, note, bar, turned)
+
+
+def fold_layout(paper: str, card: tuple[float, float], *, bleed: float = 0.0,
+                with_marks: bool = True) -> Sheet:
+    """Fold-and-glue sheets for a printer without duplex: each card's back beside its
+    front (front left, back right, the fold on their shared edge), on a landscape page.
+
+    Cut around each pair, fold on the dashed line, glue: front and back can never be out
+    of register. 63 x 88 cards: 4 pairs on A4 or Letter. Bleed runs round the pair's
+    outside only (the fold needs none). Raises ``PrintError`` if no pair fits.
+    """
+    pw, ph = paper_size(paper)
+    page_w, page_h = ph, pw  # landscape: two pairs across
+    card_w, card_h = card
+    area = printable_area(page_w, page_h)
+    pair_w, pair_h = 2 * card_w + 2 * bleed, card_h + 2 * bleed
+    room = 2 * MARK_ROOM if with_marks else 0.0
+    cols = math.floor((area.w - 2 * NOTE_STRIP - room + 1e-9) / pair_w)
+    rows = math.floor((area.h - room + 1e-9) / pair_h)
+    if cols < 1 or rows < 1:
+        raise PrintError(f"a {card_w:g}x{card_h:g} mm card folded with its back does not fit "
+                         f"on {paper} inside {PRINTER_MARGIN:g} mm printer margins")
+    gx, gy = (page_w - cols * pair_w) / 2, (page_h - rows * pair_h) / 2
+    slots = tuple(Rect(gx + c * pair_w + bleed, gy + r * pair_h + bleed, card_w, card_h)
+                  for r in range(rows) for c in range(cols))
+    backs = tuple(s.shift(card_w, 0.0) for s in slots)
+    pairs = tuple(Rect(s.x, s.y, 2 * card_w, card_h) for s in slots)
+    marks = crop_marks(pairs, bleed, area) if with_marks else ()
+    grid = Rect(gx, gy, cols * pair_w, rows * pair_h)
+    middle = slots[(rows // 2) * cols]
+    note = Rect(area.x, middle.y + 3, max(0.0, grid.x - area.x - CROP_GAP), middle.h - 6)
+    bar = Rect(grid.right + CROP_GAP, middle.y + 3, max(0.0, area.right - grid.right - CROP_GAP),
+               middle.h - 6)
+    return Sheet(page_w, page_h, card_w, card_h, bleed, cols, rows, slots, backs, "fold",
+                 (0.0, 0.0), marks, note, bar)
 
 
 def _max_offset(slots: tuple[Rect, ...], area: Rect, bleed: float, page_w: float,

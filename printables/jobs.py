@@ -166,7 +166,8 @@ def job_info(opts: PrintOptions, sheet: Sheet | None) -> dict[str, Any]:
         "format": MANIFEST_FORMAT,
         "origin": "mm from the top-left corner of the page, x right, y down",
         "paper": opts.paper,
-        "page_size_mm": list(PAPERS[opts.paper]),
+        "page_size_mm": list(PAPERS[opts.paper]) if sheet is None
+        else [sheet.page_w, sheet.page_h],
     }
     if sheet is not None:
         lay = face_layout(sheet.card_w, sheet.card_h)
@@ -217,6 +218,9 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
     calibration_flip = opts.backs if opts.backs != "none" else "long-edge"
     duplex = opts.backs if games else ("none" if "calibration" not in targets
                                        else calibration_flip)
+    if duplex == "fold":  # fold-and-glue sheets print on one side
+        duplex = "none"
+        calibration_flip = "long-edge"
     doc = Document(title, duplex=duplex)
     info = job_info(opts, sheet)
     runs: list[tuple[PrintRun, dict[str, Any]]] = []

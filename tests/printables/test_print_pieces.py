@@ -142,3 +142,29 @@ def test_letter_with_bleed_turns_the_grid_to_fit_six_cards(bleed: float) -> None
             r = reads[c["payload"]]
             assert r.cx_mm == pytest.approx(c["x_mm"] + qy, abs=1.0)
             assert r.cy_mm == pytest.approx(c["y_mm"] + c["h_mm"] - qx, abs=1.0)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_fold_and_glue_puts_each_back_beside_its_front(paper: str) -> None:
+    from pdf_probe import decode
+
+    pdf, m, _ = build("gemcomplete", PrintOptions(paper=paper, backs="fold"), random.Random(1))
+    assert m["cards_per_page"] == 4 and b"/Duplex" not in pdf
+    dpi = 100
+    first = m["cards"][0]["page"]
+    img = render(pdf, dpi, [first])[first]
+    reads = decode(img, dpi)
+    rows = [c for c in m["cards"] if c["page"] == first]
+    assert {r.text for r in reads} == {c["payload"] for c in rows}
+    for c in rows:
+        back = c["back"]
+        assert back["page"] == first  # same side of the same sheet
+        assert back["x_mm"] == pytest.approx(c["x_mm"] + c["w_mm"])  # the fold between
+        assert back["y_mm"] == pytest.approx(c["y_mm"])
+        for r in reads:  # no code on a back
+            assert not (back["x_mm"] < r.cx_mm < back["x_mm"] + back["w_mm"]
+                        and back["y_mm"] < r.cy_mm < back["y_mm"] + back["h_mm"])
+        # the back is printed: its panel is dark where a blank sheet would be white
+        px = dpi / 25.4
+        cx, cy = back["x_mm"] + back["w_mm"] / 2, back["y_mm"] + 20
+        assert img[round(cy * px), round(cx * px)] < 150
