@@ -155,3 +155,12 @@ def test_the_board_takes_two_letter_sheets() -> None:
     assert len(m["extras"]) == 2
     _, m, _ = build("board", PrintOptions(paper="a4"))
     assert len(m["extras"]) == 2
+
+
+def test_no_ruling_ids_or_zone_ids_where_players_look() -> None:
+    """C-8: nothing printed for the table (cards, tokens, trackers, pawns, board, guide)
+    carries a ruling id ("(SK-1)", "MR-10") or a zone id ("seat:3")."""
+    pdf, _, _ = build("all", PrintOptions(players=4), random.Random(5))
+    text = text_of(pdf)
+    assert not re.findall(r"\b(?:WX|GN|SK|MR|GC|C)-\d", text)
+    assert "seat:" not in text
