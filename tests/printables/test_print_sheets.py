@@ -164,3 +164,23 @@ def test_no_ruling_ids_or_zone_ids_where_players_look() -> None:
     text = text_of(pdf)
     assert not re.findall(r"\b(?:WX|GN|SK|MR|GC|C)-\d", text)
     assert "seat:" not in text
+
+
+def test_corner_indexes_stay_inside_the_safe_zone() -> None:
+    """Both corner indexes (a two-digit value too) keep 3 mm from the trim edge: the first
+    20 mm of the card's left and right 3 mm strips carry no ink."""
+    from printables.faces import SAFE, face_layout
+
+    lay = face_layout(63.0, 88.0)
+    assert lay.index.x >= SAFE and lay.index2.right <= 63.0 - SAFE
+    pdf, m, _ = build("godnum", PrintOptions(), random.Random(1))
+    two_digit = [c for c in m["cards"] if c["face"].endswith("-10")]
+    assert two_digit
+    card = two_digit[0]
+    dpi = 300
+    px = dpi / 25.4
+    img = render(pdf, dpi, [card["page"]])[card["page"]]
+    y0, y1 = round((card["y_mm"] + 1.0) * px), round((card["y_mm"] + 20.0) * px)
+    for x0 in (card["x_mm"] + 0.4, card["x_mm"] + card["w_mm"] - SAFE + 0.1):
+        strip = img[y0:y1, round(x0 * px):round((x0 + SAFE - 0.5) * px)]
+        assert strip.min() > 200, f"ink in the safe zone of {card['serial']}"
