@@ -30,6 +30,7 @@ from printables.art import (
     DRAWN_THEMES,
     KIND_MARKS,
     RGB,
+    badge_text,
     colour,
     draw_symbol,
     face_theme,
@@ -350,22 +351,33 @@ def back_label_box(trim: Rect, deck_name: str) -> Rect:
 
 
 def _draw_index(pen: Pen, idx: Rect, face: CardFace, theme: str, ink: RGB) -> None:
-    """Value above symbol; a value wider than the column is condensed, not shrunk."""
+    """Value above symbol; a value wider than the column is condensed, not shrunk. A
+    lettered badge ("VS", "Pe") is set as letters, not in a disc too small to read."""
     value = face_value(face)
     sym_size = min(idx.w, 6.0)
-    sym_y = idx.y + sym_size / 2
+    y = idx.y
     if value:
-        vsize = 15.0 if len(value) < 2 else 13.0
-        w = fonts.width(value, fonts.BOLD, vsize) / MM
-        squeeze = min(1.0, idx.w / w) if w > 0 else 1.0
-        c = pen.c
-        c.saveState()
-        c.setFillColorRGB(*ink)
-        c.setFont(fonts.BOLD, vsize)
-        c.translate((idx.x + idx.w / 2) * MM, (pen.page_h - idx.y) * MM - vsize * 0.72)
-        c.scale(squeeze, 1.0)
-        c.drawCentredString(0, 0, value)
-        c.restoreState()
-        sym_y = idx.y + vsize * 0.72 / MM + 2.0 + sym_size / 2
-    draw_symbol(pen.c, theme, idx.x + idx.w / 2, sym_y, sym_size, ink, pen.page_h,
-                badge_mark(face))
+        y = _index_text(pen, idx, y, value, 15.0 if len(value) < 2 else 13.0, ink) + 2.0
+    if theme in DRAWN_THEMES:
+        draw_symbol(pen.c, theme, idx.x + idx.w / 2, y + sym_size / 2, sym_size, ink,
+                    pen.page_h, badge_mark(face))
+    else:
+        letters = KIND_MARKS.get(theme) or badge_text(badge_mark(face))
+        _index_text(pen, idx, y, letters, 11.0 if value else 13.0, ink)
+
+
+def _index_text(pen: Pen, idx: Rect, top: float, text: str, size: float, ink: RGB) -> float:
+    """``text`` centred in the index column from ``top`` (mm), condensed to its width;
+    returns its baseline (mm)."""
+    w = fonts.width(text, fonts.BOLD, size) / MM
+    squeeze = min(1.0, idx.w / w) if w > 0 else 1.0
+    base = top + size * 0.72 / MM
+    c = pen.c
+    c.saveState()
+    c.setFillColorRGB(*ink)
+    c.setFont(fonts.BOLD, size)
+    c.translate((idx.x + idx.w / 2) * MM, (pen.page_h - base) * MM)
+    c.scale(squeeze, 1.0)
+    c.drawCentredString(0, 0, text)
+    c.restoreState()
+    return base
