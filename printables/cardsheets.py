@@ -65,8 +65,10 @@ def draw_run(doc: Document, deck: DeckData, run: PrintRun, sheet: Sheet,
                 _place_back(doc, pen, sheet, sheet.backs[slot], deck, card.deck,
                             tints[card.deck], back_style)
                 front = sheet.slots[slot]
-                pen.line(Line(front.right, front.y, front.right, front.bottom),
-                         colour=(0.25, 0.25, 0.25), width=0.25, dash=(2.0, 1.5))
+                fold = Line(front.right, front.y, front.right, front.bottom)
+                # The fold is not a cut: the face's grey cut line gives way to a dashed one.
+                pen.line(fold, colour=(1, 1, 1), width=0.4)
+                pen.line(fold, colour=(0.25, 0.25, 0.25), width=0.25, dash=(2.0, 1.5))
         true_size_note(pen, sheet.note, sheet.check_bar, f"{label} | front")
         if sheet.backs and sheet.back_mode != "fold":
             pen = doc.page(sheet.page_w, sheet.page_h, sided=True)
