@@ -32,6 +32,8 @@ def register(cli: Any) -> None:
                   "Letter", _print)
     b.add_argument("--backs", default="long-edge", choices=["none", "long-edge", "short-edge"])
     b.add_argument("--repeat", type=int, default=3, help="builds per job (median and min)")
+    b.add_argument("--pod", action="append", choices=["mpc", "dtc"],
+                   help="also time the print-on-demand export of all five games (repeatable)")
 
     b = cli.bench("cv", "camera pipeline: recall, tracking, false reads, ms per frame, real "
                   "photos", _camera)
@@ -122,7 +124,7 @@ def _report(args: argparse.Namespace) -> int:
 def _print(args: argparse.Namespace) -> int:
     from bench.printing import bench_print
 
-    for line in bench_print(args.backs, args.repeat):
+    for line in bench_print(args.backs, args.repeat, pods=tuple(args.pod or ())):
         print(line)
     return 0
 

@@ -106,7 +106,9 @@ class ZxingDecoder(Decoder):
         import zxingcpp
 
         self._zx = zxingcpp
-        self._format = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+        # Model 2 only: zxing-cpp's ``QRCode`` also matches Micro QR, and a corner of a
+        # real card's code read at 150 dpi as a ghost Micro QR "7478" (issue 21 §6).
+        self._format = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCodeModel2)
         self._local = zxingcpp.Binarizer.LocalAverage
 
     def decode(self, image: Image) -> list[Code]:

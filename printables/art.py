@@ -14,6 +14,8 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from companion.cards import CardFace
+from companion.games.mountains.marks import mark_of
+from printables import fonts
 from printables.geometry import MM
 
 RGB = tuple[float, float, float]
@@ -41,12 +43,14 @@ COLOURS: dict[str, RGB] = {
     "diamond": hex_rgb("37474f"),
     "dragon": hex_rgb("4a148c"),
     "star": hex_rgb("212121"),
-    "challenge": hex_rgb("6a1b9a"),
-    "chance": hex_rgb("00695c"),
+    # Mountains & Rivers' challenge and chance cards: their tile's colour (marks.py).
+    "challenge": hex_rgb(mark_of("challenge").colour),
+    "chance": hex_rgb(mark_of("chance").colour),
     "function": hex_rgb("424242"),
 }
 # What a badge shows for kinds without a drawn symbol (else the name's initial).
-KIND_MARKS: dict[str, str] = {"challenge": "?", "chance": "!"}
+# The challenge and chance cards show their tile's mark (one set of symbols: marks.py).
+KIND_MARKS: dict[str, str] = {k: mark_of(k).mark for k in ("challenge", "chance")}
 NEUTRAL: RGB = hex_rgb("37474f")
 # Card backs: one colour per deck of a game, in deck-file order.
 BACK_COLOURS: tuple[RGB, ...] = tuple(
@@ -194,7 +198,7 @@ def draw_symbol(c: Canvas, theme: str, cx: float, cy: float, size: float,
         c.drawPath(p, stroke=0, fill=1)
         c.setFillColorRGB(*knockout)
         mark = KIND_MARKS.get(theme, badge_text(initial))
-        c.setFont("Helvetica-Bold", (1.1 if len(mark) < 2 else 0.8) * s)
+        c.setFont(fonts.BOLD, (1.1 if len(mark) < 2 else 0.8) * s)
         c.drawCentredString(0, -0.38 * s if len(mark) < 2 else -0.28 * s, mark)
         c.restoreState()
         return

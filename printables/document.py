@@ -11,12 +11,21 @@ from __future__ import annotations
 
 import io
 
+from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
+from printables import fonts
 from printables.art import RGB
 from printables.geometry import MM, Line, Rect
 
-NOTE = "PRINT AT 100% / ACTUAL SIZE - turn off 'fit to page' and 'shrink oversized pages'"
+# Compressed streams stay binary: ASCII85 on top makes every PDF 25 % larger and costs
+# time (in pure Python) for nothing a modern reader or print shop needs.
+rl_config.useA85 = 0
+
+NOTE = "PRINT AT 100% / ACTUAL SIZE: no 'fit to page'"
+NOTE_PT = 6.0  # nothing a person must read is smaller than 6 pt
+GREY = (0.35, 0.35, 0.35)
+BLANK = "(this side intentionally blank)"
 BAR_MM = 50.0
 
 
@@ -61,7 +70,7 @@ class Pen:
         c.line(ln.x1 * MM, (self.page_h - ln.y1) * MM, ln.x2 * MM, (self.page_h - ln.y2) * MM)
         c.restoreState()
 
-    def text(self, x: float, y: float, s: str, *, size: float, font: str = "Helvetica",
+    def text(self, x: float, y: float, s: str, *, size: float, font: str = fonts.SANS,
              colour: RGB = (0, 0, 0), align: str = "left", angle: float = 0.0) -> None:
         """Text with its baseline at page mm ``y`` (``size`` in points)."""
         c = self.c
@@ -87,11 +96,21 @@ class Pen:
 
 
 class Document:
-    """A PDF in memory; ``page(w, h)`` starts a page and returns its pen."""
+    """A PDF in memory; ``page(w, h)`` starts a page and returns its pen.
+
+    Pages are *accessory* pages (tokens, trackers, board, mat, guide) unless started with
+    ``sided=True`` (a sheet of card fronts, its back page, the calibration pair). In a
+    duplex job each accessory page is followed by its own blank back, inserted here when
+    the next page starts (or the file ends), so no accessory sheet ever lands on the back
+    of another and every card front stays on an odd page.
+    """
 
     def __init__(self, title: str, *, duplex: str = "none") -> None:
+        fonts.register()
         self.buffer = io.BytesIO()
-        self.canvas = Canvas(self.buffer, pageCompression=1, invariant=1)
+        # The initial font too: otherwise reportlab lists Helvetica (not embedded) anyway.
+        self.canvas = Canvas(self.buffer, pageCompression=1, invariant=1,
+                             initialFontName=fonts.SANS)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Table Companion")
         self.canvas.setCreator("Table Companion printables")
@@ -101,23 +120,73 @@ class Document:
             self.canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge")
         elif duplex == "short-edge":
             self.canvas.setViewerPreference("Duplex", "DuplexFlipShortEdge")
+        self.duplex = duplex
         self.pages = 0
+        self.blank_backs: list[int] = []  # page numbers of the blank backs inserted
         self.forms: set[str] = set()  # names of reusable drawings (card backs) defined
         self._open = False
+        self._size = (0.0, 0.0)
+        self._needs_back = False
 
-    def page(self, page_w: float, page_h: float) -> Pen:
-        if self._open:
-            self.canvas.showPage()
-        self.canvas.setPageSize((page_w * MM, page_h * MM))
-        self._open = True
-        self.pages += 1
+    def page(self, page_w: float, page_h: float, *, sided: bool = False,
+             trim: Rect | None = None, bleed: float = 0.0) -> Pen:
+        """Start a page of ``page_w`` x ``page_h`` mm.
+
+        ``trim`` (page mm) is the finished piece when the page is one piece with ``bleed``
+        mm of colour around it (a print-on-demand card): the page then carries that
+        TrimBox and BleedBox. Otherwise both are the whole page, which is what a home
+        printer's sheet is.
+        """
+        self._close_page()
+        self._new_page(page_w, page_h, trim, bleed)
+        self._needs_back = not sided and self.duplex != "none"
         return Pen(self.canvas, page_w, page_h)
 
-    def finish(self) -> bytes:
-        if self._open:
+    def _new_page(self, page_w: float, page_h: float, trim: Rect | None, bleed: float) -> None:
+        self.canvas.setPageSize((page_w * MM, page_h * MM))
+        t = trim if trim is not None else Rect(0.0, 0.0, page_w, page_h)
+        b = t.grow(bleed) if trim is not None else t
+
+        def box(r: Rect) -> tuple[float, float, float, float]:
+            return (r.x * MM, (page_h - r.bottom) * MM, r.right * MM, (page_h - r.y) * MM)
+
+        self.canvas.setTrimBox(box(t))
+        self.canvas.setBleedBox(box(b))
+        self._open = True
+        self._size = (page_w, page_h)
+        self.pages += 1
+
+    def _close_page(self) -> None:
+        if not self._open:
+            return
+        self.canvas.showPage()
+        self._open = False
+        if self._needs_back:
+            self._needs_back = False
+            w, h = self._size
+            self._new_page(w, h, None, 0.0)
+            pen = Pen(self.canvas, w, h)
+            pen.text(w / 2, h / 2, BLANK, size=7, colour=(0.6, 0.6, 0.6), align="centre")
+            page_note(pen, f"back of page {self.pages - 1}")
+            self.blank_backs.append(self.pages)
             self.canvas.showPage()
+            self._open = False
+
+    def finish(self) -> bytes:
+        self._close_page()
         self.canvas.save()
         return self.buffer.getvalue()
+
+
+def page_note(pen: Pen, label: str) -> None:
+    """The 100 % note and a 50 mm bar along the bottom of a non-card page."""
+    y = pen.page_h - 5.6
+    pen.text(5.5, y, NOTE, size=NOTE_PT, font=fonts.BOLD, colour=GREY)
+    x1 = pen.page_w - 5.5
+    pen.line(Line(x1 - BAR_MM, y - 3.0, x1, y - 3.0), width=0.35)
+    for x in (x1 - BAR_MM, x1):
+        pen.line(Line(x, y - 3.7, x, y - 2.3), width=0.25)
+    pen.text(x1, y, f"bar = 50 mm | {label}", size=NOTE_PT, colour=GREY, align="right")
 
 
 def true_size_note(pen: Pen, note: Rect, bar: Rect, label: str) -> None:
@@ -127,10 +196,10 @@ def true_size_note(pen: Pen, note: Rect, bar: Rect, label: str) -> None:
     """
     grey = (0.25, 0.25, 0.25)
     if note.w >= 2.0:
-        pen.text(note.x + note.w - 0.6, note.bottom, NOTE, size=5.2, font="Helvetica-Bold",
+        pen.text(note.x + note.w - 0.5, note.bottom, NOTE, size=NOTE_PT, font=fonts.BOLD,
                  colour=grey, angle=90)
     else:
-        pen.text(pen.page_w / 2, pen.page_h - 5.6, NOTE, size=5.2, font="Helvetica-Bold",
+        pen.text(pen.page_w / 2, pen.page_h - 5.6, NOTE, size=NOTE_PT, font=fonts.BOLD,
                  colour=grey, align="centre")
     if bar.w >= 2.0:
         x = bar.x + 0.8
@@ -138,5 +207,5 @@ def true_size_note(pen: Pen, note: Rect, bar: Rect, label: str) -> None:
         pen.line(Line(x, y0, x, y0 + BAR_MM), width=0.35)
         for y in (y0, y0 + BAR_MM):
             pen.line(Line(x - 0.7, y, x + 0.7, y), width=0.25)
-        pen.text(bar.x + bar.w - 0.7, y0 + BAR_MM, f"this bar = {BAR_MM:g} mm  |  {label}",
-                 size=4.6, colour=grey, angle=90)
+        pen.text(bar.x + bar.w - 0.5, y0 + BAR_MM, f"bar = {BAR_MM:g} mm | {label}",
+                 size=NOTE_PT, colour=grey, angle=90)

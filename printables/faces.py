@@ -22,26 +22,29 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from companion.cards import CardFace, DeckInfo, load_deck
-from printables import qr
+from companion.games.mountains.marks import deck_mark, rgb
+from printables import facetext, fonts, qr
 from printables.art import (
     DRAWN_THEMES,
     KIND_MARKS,
     RGB,
+    badge_text,
     colour,
     draw_symbol,
     face_theme,
     lighten,
 )
 from printables.document import Pen
+from printables.facetext import set_text
 from printables.geometry import MM, PrintError, Rect
 
-SAFE = 3.0  # mm kept free of text at the trim edge
+SAFE = 3.0  # mm kept free of text at the trim edge (a cutter's tolerance)
 INDEX_W = 8.0  # corner index column beside the code
 BACK_BORDER = 3.0  # white border of a back: hides up to 3 mm of duplex misregistration
-MIN_TEXT_PT = 4.5
+MIN_TEXT_PT = MIN_PT = 6.0  # nothing a player reads is smaller
+FOOT_PT = 6.0
 BORDER_GREY = (0.55, 0.55, 0.55)
 
 
@@ -53,6 +56,7 @@ class FaceLayout:
     card_h: float
     qr: Rect
     index: Rect
+    index2: Rect  # the second corner index (top right): a hand fanned either way shows one
     band: Rect
     stats: Rect
     text: Rect
@@ -80,16 +84,18 @@ def face_layout(card_w: float, card_h: float) -> FaceLayout:
     if size / qr.MODULES < 1.0:
         raise PrintError(f"a {card_w:g}x{card_h:g} mm card leaves no room for a readable QR code")
     qr_box = Rect((card_w - size) / 2, SAFE, size, size)
-    index = Rect(1.5, SAFE, qr_box.x - 1.5 - 2 * size / qr.MODULES if with_index else 0.0,
+    # Inside the 3 mm safe zone, and 2 modules clear of the code (its quiet zone).
+    index = Rect(SAFE, SAFE, qr_box.x - SAFE - 2 * size / qr.MODULES if with_index else 0.0,
                  size * 0.6)
+    index2 = Rect(card_w - index.right, SAFE, index.w, index.h)
     # Two modules of white under the code before the coloured band: the quiet zone there
     # is what a camera needs most when the card's lower half lies under another card.
     band_y = max(qr_box.bottom + 2 * size / qr.MODULES, card_h / 2 + 1.0)
     band = Rect(0.0, band_y, card_w, 9.5)
     stats = Rect(SAFE, band.bottom + 0.8, card_w - 2 * SAFE, 3.2)
-    serial = Rect(SAFE, card_h - SAFE - 2.2, card_w - 2 * SAFE, 2.2)
+    serial = Rect(SAFE, card_h - SAFE - 3.0, card_w - 2 * SAFE, 3.0)  # deck tag and serial
     text = Rect(SAFE, stats.bottom + 0.6, card_w - 2 * SAFE, serial.y - stats.bottom - 1.2)
-    return FaceLayout(card_w, card_h, qr_box, index, band, stats, text, serial)
+    return FaceLayout(card_w, card_h, qr_box, index, index2, band, stats, text, serial)
 
 
 def badge_marks(faces: Iterable[CardFace]) -> dict[str, str]:
@@ -150,25 +156,16 @@ def face_stats(face: CardFace) -> str:
     return "  ·  ".join(bits)
 
 
-def fit_text(text: str, box: Rect, font: str = "Helvetica", start: float = 8.5
-             ) -> tuple[float, list[str]]:
-    """The largest font size (points) at which ``text`` wraps into ``box``, and its lines.
-
-    Raises ``PrintError`` naming the text when even ``MIN_TEXT_PT`` does not fit.
-    """
-    size = start
-    while size >= MIN_TEXT_PT - 1e-9:
-        lines = simpleSplit(text, font, size, box.w * MM) if text else []
-        if len(lines) * size * 1.15 <= box.h * MM + 1e-6:
-            return size, lines
-        size -= 0.25
-    raise PrintError(f"card text is too long for a {box.w:.0f}x{box.h:.0f} mm text box: "
-                     f"{text[:60]!r}...")
 
 
 def draw_face(pen: Pen, trim: Rect, face: CardFace, deck: DeckInfo | None, payload: str,
-              serial: str, bleed: float) -> None:
-    """Draw one face with its trim box at ``trim`` (page mm)."""
+              serial: str, bleed: float, *, tint: RGB | None = None, copy: int = 1) -> None:
+    """Draw one face with its trim box at ``trim`` (page mm).
+
+    ``tint`` is the deck's colour (its backs'): the deck's name is printed on a pill of it
+    at the foot, so decks that share faces (God Num's legions, Gem Complete's Deck A and
+    B) differ at a glance; ``copy`` > 1 (a deck printed twice, GN-2) adds "copy 2".
+    """
     lay = face_layout(trim.w, trim.h)
     theme = face_theme(face)
     ink = colour(theme, face.attrs)
@@ -184,46 +181,104 @@ def draw_face(pen: Pen, trim: Rect, face: CardFace, deck: DeckInfo | None, paylo
     else:
         pen.rect(at(lay.band), fill=ink)
     qr.draw(pen.c, payload, ox + lay.qr.x, oy + lay.qr.y, lay.qr.w, pen.page_h)
-    # Corner index: value above symbol (narrow cards have none).
-    idx = at(lay.index)
-    if idx.w >= 4.0:
-        _draw_index(pen, idx, face, theme, ink)
+    # Corner indexes, value above symbol, in both top corners (narrow cards have none).
+    for r in (lay.index, lay.index2):
+        if r.w >= 4.0:
+            _draw_index(pen, at(r), face, theme, ink)
     value = face_value(face)
-    # Band: symbol, name, value in white.
+    # Band: symbol, name, value in white; the value is large (read across the table).
     band = at(lay.band)
     draw_symbol(pen.c, theme, band.x + 6.0, band.y + band.h / 2, 6.5, (1, 1, 1), pen.page_h,
                 badge_mark(face), knockout=ink)
-    name_w = band.w - 2 * 11.0
+    vsize = 18.0 if len(value) <= 2 else 13.0
+    name_w = band.w - 2 * 12.0
     nsize = 13.0
-    while stringWidth(face.name, "Helvetica-Bold", nsize) > name_w * MM and nsize > 6:
+    while fonts.width(face.name, fonts.BOLD, nsize) > name_w * MM and nsize > MIN_PT:
         nsize -= 0.5
     pen.text(band.x + band.w / 2, band.y + band.h / 2 + nsize * 0.35 / MM, face.name,
-             size=nsize, font="Helvetica-Bold", colour=(1, 1, 1), align="centre")
+             size=nsize, font=fonts.BOLD, colour=(1, 1, 1), align="centre")
     if value:
-        pen.text(band.right - 5.5, band.y + band.h / 2 + 13.0 * 0.35 / MM, value,
-                 size=13.0, font="Helvetica-Bold", colour=(1, 1, 1), align="centre")
+        pen.text(band.right - 6.0, band.y + band.h / 2 + vsize * 0.36 / MM, value,
+                 size=vsize, font=fonts.BOLD, colour=(1, 1, 1), align="centre")
     stats = at(lay.stats)
-    pen.text(stats.x + stats.w / 2, stats.bottom - 0.7, face_stats(face), size=5.5,
-             font="Helvetica-Oblique", colour=ink, align="centre")
     box = at(lay.text)
-    size, lines = fit_text(face.text, box)
-    y = box.y + size / MM
-    for line in lines:
-        pen.text(box.x, y, line, size=size, colour=(0.1, 0.1, 0.1))
-        y += size * 1.15 / MM
-    ser = at(lay.serial)
-    pen.text(ser.right, ser.bottom, serial, size=5.0, font="Courier", colour=(0.35, 0.35, 0.35),
-             align="right")
-    pen.text(ser.x, ser.bottom, deck.name if deck else face.game, size=4.5,
-             colour=(0.45, 0.45, 0.45))
+    body = set_text(face.text, box)
+    if body is None:
+        # A long text (a character's four skills) takes the stats line's room: kind,
+        # element and HP are on the card already (band, symbol, index).
+        box = Rect(box.x, stats.y, box.w, box.bottom - stats.y)
+        body = facetext.fit(face.text, box)
+    else:
+        pen.text(stats.x + stats.w / 2, stats.bottom - 0.7, face_stats(face), size=MIN_PT,
+                 font=fonts.ITALIC, colour=ink, align="centre")
+    y = box.y + body.size / MM
+    for line in body.lines:
+        for run in line:
+            pen.text(box.x + run.x / MM, y, run.text, size=body.size, font=run.font,
+                     colour=(0.1, 0.1, 0.1))
+        y += body.line_mm
+    _draw_foot(pen, at(lay.serial), face, deck, serial, tint, copy)
     if bleed == 0:
         # The cut line; with bleed the crop marks show where to cut instead.
         pen.rect(trim, stroke=BORDER_GREY, width=0.15)
 
 
-def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB) -> None:
-    """Draw a card back at ``trim``: white border, coloured panel, the deck's back title."""
+def deck_tag(face: CardFace, deck: DeckInfo | None, copy: int = 1) -> str:
+    """The words on a front's deck pill: the deck's name, and "copy N" past the first."""
+    name = deck.name if deck else face.game
+    return f"{name} \u00b7 copy {copy}" if copy > 1 else name
+
+
+def _draw_foot(pen: Pen, foot: Rect, face: CardFace, deck: DeckInfo | None, serial: str,
+               tint: RGB | None, copy: int) -> None:
+    """The deck pill (with the tile mark of a Mountains deck) and the serial."""
+    x = foot.x
+    mark = deck_mark(face.deck)
+    if mark is not None:
+        d = foot.h
+        pen.circle(x + d / 2, foot.y + d / 2, d / 2, fill=rgb(mark.colour))
+        msize = MIN_PT if len(mark.mark) > 1 else 7.0
+        pen.text(x + d / 2, foot.y + d / 2 + msize * 0.36 / MM, mark.mark, size=msize,
+                 font=fonts.BOLD, colour=(1, 1, 1), align="centre")
+        x += d + 0.8
+    tag = deck_tag(face, deck, copy)
+    w = fonts.width(tag, fonts.BOLD, FOOT_PT) / MM + 2.4
+    pen.rect(Rect(x, foot.y, w, foot.h), fill=tint or NEUTRAL_TAG, radius=foot.h / 2)
+    base = foot.y + foot.h / 2 + FOOT_PT * 0.36 / MM
+    pen.text(x + 1.2, base, tag, size=FOOT_PT, font=fonts.BOLD, colour=(1, 1, 1))
+    pen.text(foot.right, base, serial, size=FOOT_PT, font=fonts.SERIAL,
+             colour=(0.3, 0.3, 0.3), align="right")
+
+
+NEUTRAL_TAG: RGB = (0.35, 0.35, 0.35)
+
+
+BACK_STYLES = ("full", "ink-saver")
+
+
+def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB,
+              style: str = "full", deck_id: str = "") -> None:
+    """Draw a card back at ``trim``: white border, coloured panel, the deck's back title.
+
+    ``ink-saver``: the same back as outlines and coloured words on white paper (about a
+    twentieth of the ink); decks still differ by colour and title.
+    """
     panel = trim.grow(-BACK_BORDER)
+    if style == "ink-saver":
+        _ink_saver_back(pen, panel, back, deck_name, tint)
+    else:
+        _full_back(pen, panel, back, deck_name, tint, trim)
+    mark = deck_mark(deck_id)
+    if mark is not None:  # the tile's mark, as on the board: "?" tile, "?" deck
+        cx, cy = panel.centre
+        pen.circle(cx, cy - 20, 6.0, fill=rgb(mark.colour), stroke=(1, 1, 1), width=0.6)
+        size = 13.0 if len(mark.mark) < 2 else 10.0
+        pen.text(cx, cy - 20 + size * 0.36 / MM, mark.mark, size=size, font=fonts.BOLD,
+                 colour=(1, 1, 1), align="centre")
+
+
+def _full_back(pen: Pen, panel: Rect, back: str, deck_name: str, tint: RGB,
+               trim: Rect) -> None:
     pen.rect(panel, fill=tint, radius=2.0)
     # A lattice of small diamonds in a lighter tone.
     light = lighten(tint, 0.25)
@@ -253,42 +308,76 @@ def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB) -> Non
     cx, cy = panel.centre
     oval = Rect(panel.x + 4, cy - 11, panel.w - 8, 22)
     pen.rect(oval, fill=tint, stroke=(1, 1, 1), width=0.6, radius=5.0)
-    words = simpleSplit(back, "Helvetica-Bold", 11, (oval.w - 4) * MM)
+    words = simpleSplit(back, fonts.BOLD, 11, (oval.w - 4) * MM)
     size = 11.0 if len(words) <= 2 else 8.0
-    words = simpleSplit(back, "Helvetica-Bold", size, (oval.w - 4) * MM)[:3]
+    words = simpleSplit(back, fonts.BOLD, size, (oval.w - 4) * MM)[:3]
     y = cy - (len(words) - 1) * size * 0.6 / MM + size * 0.35 / MM
     for w in words:
-        pen.text(cx, y, w, size=size, font="Helvetica-Bold", colour=(1, 1, 1), align="centre")
+        pen.text(cx, y, w, size=size, font=fonts.BOLD, colour=(1, 1, 1), align="centre")
         y += size * 1.2 / MM
     # The deck's name on a plain pill: over the lattice, 6 pt white text is hard to read.
     pill = back_label_box(trim, deck_name)
     pen.rect(pill, fill=tint, radius=pill.h / 2)
-    pen.text(cx, panel.bottom - 4, deck_name, size=BACK_LABEL_PT, font="Helvetica",
+    pen.text(cx, panel.bottom - 4, deck_name, size=BACK_LABEL_PT, font=fonts.SANS,
              colour=(1, 1, 1), align="centre")
 
 
 BACK_LABEL_PT = 6.0
 
 
+def _ink_saver_back(pen: Pen, panel: Rect, back: str, deck_name: str, tint: RGB) -> None:
+    pen.rect(panel, stroke=tint, width=0.8, radius=2.0)
+    pen.rect(panel.grow(-2.0), stroke=tint, width=0.25, radius=1.5)
+    cx, cy = panel.centre
+    oval = Rect(panel.x + 4, cy - 11, panel.w - 8, 22)
+    pen.rect(oval, stroke=tint, width=0.6, radius=5.0)
+    words = simpleSplit(back, fonts.BOLD, 11, (oval.w - 4) * MM)
+    size = 11.0 if len(words) <= 2 else 8.0
+    words = simpleSplit(back, fonts.BOLD, size, (oval.w - 4) * MM)[:3]
+    y = cy - (len(words) - 1) * size * 0.6 / MM + size * 0.35 / MM
+    for w in words:
+        pen.text(cx, y, w, size=size, font=fonts.BOLD, colour=tint, align="centre")
+        y += size * 1.2 / MM
+    pen.text(cx, panel.bottom - 4, deck_name, size=BACK_LABEL_PT, colour=tint, align="centre")
+
+
 def back_label_box(trim: Rect, deck_name: str) -> Rect:
     """The plain pill under the deck's name at the foot of a back (page mm)."""
     panel = trim.grow(-BACK_BORDER)
-    w = stringWidth(deck_name, "Helvetica", BACK_LABEL_PT) / MM + 5.0
+    w = fonts.width(deck_name, fonts.SANS, BACK_LABEL_PT) / MM + 5.0
     h = 4.4
     base = panel.bottom - 4  # the name's baseline
     return Rect(panel.centre[0] - w / 2, base - 3.1, w, h)
 
 
 def _draw_index(pen: Pen, idx: Rect, face: CardFace, theme: str, ink: RGB) -> None:
+    """Value above symbol; a value wider than the column is condensed, not shrunk. A
+    lettered badge ("VS", "Pe") is set as letters, not in a disc too small to read."""
     value = face_value(face)
     sym_size = min(idx.w, 6.0)
-    sym_y = idx.y + sym_size / 2
+    y = idx.y
     if value:
-        vsize = 15.0 if len(value) < 2 else 12.0
-        while stringWidth(value, "Helvetica-Bold", vsize) > idx.w * MM and vsize > 6:
-            vsize -= 0.5
-        pen.text(idx.x + idx.w / 2, idx.y + vsize * 0.72 / MM, value, size=vsize,
-                 font="Helvetica-Bold", colour=ink, align="centre")
-        sym_y = idx.y + vsize * 0.72 / MM + 2.0 + sym_size / 2
-    draw_symbol(pen.c, theme, idx.x + idx.w / 2, sym_y, sym_size, ink, pen.page_h,
-                badge_mark(face))
+        y = _index_text(pen, idx, y, value, 15.0 if len(value) < 2 else 13.0, ink) + 2.0
+    if theme in DRAWN_THEMES:
+        draw_symbol(pen.c, theme, idx.x + idx.w / 2, y + sym_size / 2, sym_size, ink,
+                    pen.page_h, badge_mark(face))
+    else:
+        letters = KIND_MARKS.get(theme) or badge_text(badge_mark(face))
+        _index_text(pen, idx, y, letters, 11.0 if value else 13.0, ink)
+
+
+def _index_text(pen: Pen, idx: Rect, top: float, text: str, size: float, ink: RGB) -> float:
+    """``text`` centred in the index column from ``top`` (mm), condensed to its width;
+    returns its baseline (mm)."""
+    w = fonts.width(text, fonts.BOLD, size) / MM
+    squeeze = min(1.0, idx.w / w) if w > 0 else 1.0
+    base = top + size * 0.72 / MM
+    c = pen.c
+    c.saveState()
+    c.setFillColorRGB(*ink)
+    c.setFont(fonts.BOLD, size)
+    c.translate((idx.x + idx.w / 2) * MM, (pen.page_h - base) * MM)
+    c.scale(squeeze, 1.0)
+    c.drawCentredString(0, 0, text)
+    c.restoreState()
+    return base

@@ -43,10 +43,11 @@ NOTE_STRIP = 2.5
 # Crop marks start this far outside the outermost card (bleed included).
 CROP_GAP = 0.5
 CROP_MAX = 8.0
+MIN_MARK = 4.0  # a crop mark shorter than this is hard to find and to lay a ruler on
 # Printable room kept above and below the grid so every column's cut lines get a mark.
 MARK_ROOM = 1.0
 
-BACK_MODES = ("none", "long-edge", "short-edge")
+BACK_MODES = ("none", "long-edge", "short-edge", "fold")
 
 
 class PrintError(CompanionError):
@@ -176,6 +177,9 @@ class Sheet:
     crop_marks: tuple[Line, ...]
     note: Rect  # left strip: "print at 100 %" text
     check_bar: Rect  # right strip: a 50 mm bar to measure
+    # Cards lie on their side (slots are card_h wide, card_w tall) when that fits more of
+    # them: Letter with 2-3 mm of bleed holds 6 turned cards, not 4 upright ones.
+    turned: bool = False
 
     @property
     def per_page(self) -> int:
@@ -239,11 +243,24 @@ def sheet_layout(
         raise PrintError(f"unknown back mode {back_mode!r}; choose one of {', '.join(BACK_MODES)}")
     if not (math.isfinite(bleed) and 0.0 <= bleed <= 5.0):
         raise PrintError(f"bleed {bleed!r} must be between 0 and 5 mm")
+    if back_mode == "fold":
+        return fold_layout(paper, (card_w, card_h), bleed=bleed, with_marks=with_marks)
     area = printable_area(page_w, page_h)
-    cell_w, cell_h = card_w + 2 * bleed, card_h + 2 * bleed
-    # The note strips sit beside the grid, so the grid is narrower than the printable area.
-    cols = math.floor((area.w - 2 * NOTE_STRIP + 1e-9) / cell_w)
-    rows = math.floor((area.h - (2 * MARK_ROOM if with_marks else 0.0) + 1e-9) / cell_h)
+
+    def fit(w: float, h: float) -> tuple[int, int]:
+        # The note strips sit beside the grid, so it is narrower than the printable area.
+        c = math.floor((area.w - 2 * NOTE_STRIP + 1e-9) / (w + 2 * bleed))
+        r = math.floor((area.h - (2 * MARK_ROOM if with_marks else 0.0) + 1e-9)
+                       / (h + 2 * bleed))
+        return max(c, 0), max(r, 0)
+
+    cols, rows = fit(card_w, card_h)
+    turned = False
+    tcols, trows = fit(card_h, card_w)
+    if tcols * trows > cols * rows:
+        cols, rows, turned = tcols, trows, True
+    slot_w, slot_h = (card_h, card_w) if turned else (card_w, card_h)
+    cell_w, cell_h = slot_w + 2 * bleed, slot_h + 2 * bleed
     if cols < 1 or rows < 1:
         raise PrintError(
             f"a {card_w:g}x{card_h:g} mm card with {bleed:g} mm bleed does not fit on "
@@ -251,8 +268,15 @@ def sheet_layout(
         )
     grid_w, grid_h = cols * cell_w, rows * cell_h
     gx, gy = (page_w - grid_w) / 2, (page_h - grid_h) / 2
+    if (with_marks and back_mode == "none"
+            and gy - area.y - CROP_GAP < MIN_MARK <= 2 * (gy - area.y) - CROP_GAP):
+        # Centred, the marks above and below would be stubs (Letter: 2.2 mm): the grid
+        # moves down onto the printable edge so the top marks are long enough to lay a
+        # ruler on; the bottom end of each cut is the card's own cut line or edge. Not
+        # with backs: their offset needs the room on both sides.
+        gy = area.bottom - grid_h
     slots = tuple(
-        Rect(gx + c * cell_w + bleed, gy + r * cell_h + bleed, card_w, card_h)
+        Rect(gx + c * cell_w + bleed, gy + r * cell_h + bleed, slot_w, slot_h)
         for r in range(rows) for c in range(cols)
     )
     backs: tuple[Rect, ...] = ()
@@ -273,7 +297,42 @@ def sheet_layout(
     bar = Rect(grid.right + CROP_GAP, middle.y + 3, max(0.0, area.right - grid.right - CROP_GAP),
                middle.h - 6)
     return Sheet(page_w, page_h, card_w, card_h, bleed, cols, rows, slots, backs, back_mode,
-                 back_offset, marks, note, bar)
+                 back_offset, marks, note, bar, turned)
+
+
+def fold_layout(paper: str, card: tuple[float, float], *, bleed: float = 0.0,
+                with_marks: bool = True) -> Sheet:
+    """Fold-and-glue sheets for a printer without duplex: each card's back beside its
+    front (front left, back right, the fold on their shared edge), on a landscape page.
+
+    Cut around each pair, fold on the dashed line, glue: front and back can never be out
+    of register. 63 x 88 cards: 4 pairs on A4 or Letter. Bleed runs round the pair's
+    outside only (the fold needs none). Raises ``PrintError`` if no pair fits.
+    """
+    pw, ph = paper_size(paper)
+    page_w, page_h = ph, pw  # landscape: two pairs across
+    card_w, card_h = card
+    area = printable_area(page_w, page_h)
+    pair_w, pair_h = 2 * card_w + 2 * bleed, card_h + 2 * bleed
+    room = 2 * MARK_ROOM if with_marks else 0.0
+    cols = math.floor((area.w - 2 * NOTE_STRIP - room + 1e-9) / pair_w)
+    rows = math.floor((area.h - room + 1e-9) / pair_h)
+    if cols < 1 or rows < 1:
+        raise PrintError(f"a {card_w:g}x{card_h:g} mm card folded with its back does not fit "
+                         f"on {paper} inside {PRINTER_MARGIN:g} mm printer margins")
+    gx, gy = (page_w - cols * pair_w) / 2, (page_h - rows * pair_h) / 2
+    slots = tuple(Rect(gx + c * pair_w + bleed, gy + r * pair_h + bleed, card_w, card_h)
+                  for r in range(rows) for c in range(cols))
+    backs = tuple(s.shift(card_w, 0.0) for s in slots)
+    pairs = tuple(Rect(s.x, s.y, 2 * card_w, card_h) for s in slots)
+    marks = crop_marks(pairs, bleed, area) if with_marks else ()
+    grid = Rect(gx, gy, cols * pair_w, rows * pair_h)
+    middle = slots[(rows // 2) * cols]
+    note = Rect(area.x, middle.y + 3, max(0.0, grid.x - area.x - CROP_GAP), middle.h - 6)
+    bar = Rect(grid.right + CROP_GAP, middle.y + 3, max(0.0, area.right - grid.right - CROP_GAP),
+               middle.h - 6)
+    return Sheet(page_w, page_h, card_w, card_h, bleed, cols, rows, slots, backs, "fold",
+                 (0.0, 0.0), marks, note, bar)
 
 
 def _max_offset(slots: tuple[Rect, ...], area: Rect, bleed: float, page_w: float,

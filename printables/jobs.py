@@ -22,7 +22,7 @@ import os
 import random
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from printables import extras, qr
 from printables.board import board_pages
 from printables.cardsheets import draw_run
 from printables.document import Document
-from printables.faces import face_layout
+from printables.faces import BACK_STYLES, face_layout
 from printables.geometry import (
     BACK_MODES,
     CARD_PAPERS,
@@ -46,10 +46,11 @@ from printables.geometry import (
     paper_size,
     sheet_layout,
 )
+from printables.guide import guide_pages
 from printables.options import PrintOptions
 
 MANIFEST_FORMAT = "table-companion-print/1"
-OTHER_TARGETS = ("board", "mat", "calibration")
+OTHER_TARGETS = ("board", "mat", "calibration", "guide")
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,18 @@ def sets_for(game: str, players: int | None, copies: int) -> dict[str, int]:
     return {d: n * copies for d, n in rules.sets_needed(players).items()}
 
 
+def table_for(game: str, players: int | None, several: bool) -> int | None:
+    """The table size to print ``game`` for: ``players``, brought into the game's range
+    when several games print at once (``all --players 7``: Gem Complete is for 2, God Num
+    takes 6). A single game keeps the number, so ``sets_for`` refuses it by name."""
+    if players is None or not several:
+        return players
+    from companion.registry import find_rules
+
+    rules = find_rules(game)
+    return min(max(players, rules.min_players), rules.max_players)
+
+
 def plan_runs(games: Sequence[str], opts: PrintOptions, rng: random.Random | None = None,
               taken: frozenset[str] = frozenset()) -> list[tuple[DeckData, PrintRun]]:
     """Number the cards of each game; run ids avoid ``taken`` (runs already registered:
@@ -135,7 +148,7 @@ def plan_runs(games: Sequence[str], opts: PrintOptions, rng: random.Random | Non
     used: set[str] = set(taken)
     for game in games:
         deck = load_deck(game)
-        sets = sets_for(game, opts.players, opts.copies)
+        sets = sets_for(game, table_for(game, opts.players, len(games) > 1), opts.copies)
         run_id = opts.run_ids.get(game)
         if run_id is not None and run_id in used:
             raise PrintError(f"print run {run_id!r} is already registered")
@@ -153,7 +166,8 @@ def job_info(opts: PrintOptions, sheet: Sheet | None) -> dict[str, Any]:
         "format": MANIFEST_FORMAT,
         "origin": "mm from the top-left corner of the page, x right, y down",
         "paper": opts.paper,
-        "page_size_mm": list(PAPERS[opts.paper]),
+        "page_size_mm": list(PAPERS[opts.paper]) if sheet is None
+        else [sheet.page_w, sheet.page_h],
     }
     if sheet is not None:
         lay = face_layout(sheet.card_w, sheet.card_h)
@@ -165,6 +179,7 @@ def job_info(opts: PrintOptions, sheet: Sheet | None) -> dict[str, Any]:
             "cards_per_page": sheet.per_page,
             "grid": [sheet.cols, sheet.rows],
             "backs": opts.backs,
+            "back_style": opts.back_style,
             "back_offset_mm": list(opts.back_offset),
             "qr": {"version": qr.VERSION, "error_correction": "M", "size_mm": round(lay.qr.w, 3),
                    "module_mm": round(lay.module, 3), "modules": qr.MODULES},
@@ -185,6 +200,9 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
 
     targets = targets_of(what)
     games = [t for t in targets if t in GAMES]
+    if opts.back_style not in BACK_STYLES:
+        raise PrintError(f"unknown back style {opts.back_style!r}; choose one of "
+                         f"{', '.join(BACK_STYLES)}")
     if opts.backs not in BACK_MODES:
         raise PrintError(f"unknown back mode {opts.backs!r}; choose one of {', '.join(BACK_MODES)}")
     sheet: Sheet | None = None
@@ -200,25 +218,34 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
     calibration_flip = opts.backs if opts.backs != "none" else "long-edge"
     duplex = opts.backs if games else ("none" if "calibration" not in targets
                                        else calibration_flip)
+    if duplex == "fold":  # fold-and-glue sheets print on one side
+        duplex = "none"
+        calibration_flip = "long-edge"
     doc = Document(title, duplex=duplex)
     info = job_info(opts, sheet)
     runs: list[tuple[PrintRun, dict[str, Any]]] = []
     extra_pages: list[dict[str, Any]] = []
+    if what == "all" and opts.extras:  # the whole set: the build guide comes first
+        extra_pages += guide_pages(doc, opts.paper)
     for deck, run in plan_runs(games, opts, rng, taken):
         assert sheet is not None
-        rows = draw_run(doc, deck, run, sheet)
+        rows = draw_run(doc, deck, run, sheet, opts.back_style)
         m = run.manifest()
         m.update(info)
         m["title"] = deck.title
         m["cards"] = rows
+        players = table_for(deck.game, opts.players, len(games) > 1)
+        m["players"] = players
         runs.append((run, m))
         if opts.extras:
-            extra_pages += extras.game_extras(doc, deck, opts, sheet)
+            extra_pages += extras.game_extras(doc, deck, replace(opts, players=players), sheet)
     for t in targets:
         if t == "board":
             extra_pages += board_pages(doc, opts.paper)
         elif t == "mat":
             extra_pages += extras.mat_pages(doc, opts.paper, opts.mat_game, opts.players)
+        elif t == "guide":
+            extra_pages += guide_pages(doc, opts.paper)
         elif t == "calibration":
             extra_pages += extras.calibration_pages(doc, opts.paper, calibration_flip,
                                                     opts.back_offset)

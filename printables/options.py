@@ -14,6 +14,7 @@ class PrintOptions:
     bleed: float = 0.0
     crop_marks: bool = True
     backs: str = "none"
+    back_style: str = "full"  # or "ink-saver": outlines and coloured words on white
     back_offset: tuple[float, float] = (0.0, 0.0)
     copies: int = 1
     players: int | None = None

@@ -6,24 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from printables.document import NOTE, Document, Pen
+from printables import fonts
+from printables.document import GREY, Document, Pen, page_note
 from printables.geometry import MM, Line, tile_poster
 
+__all__ = ["FOOTER", "GREY", "POSTER_PAPERS", "page_note", "poster_pages"]
+
 POSTER_PAPERS = ("a4", "letter", "a3")
-FOOTER = 8.0  # mm strip at the bottom of a poster sheet for its note
-GREY = (0.35, 0.35, 0.35)
-
-
-def page_note(pen: Pen, label: str) -> None:
-    """The 100 % note and a 50 mm bar along the bottom of a non-card page."""
-    y = pen.page_h - 5.6
-    pen.text(5.5, y, NOTE, size=5.2, font="Helvetica-Bold", colour=GREY)
-    x1 = pen.page_w - 5.5
-    pen.line(Line(x1 - 50, y - 1.0, x1, y - 1.0), width=0.35)
-    for x in (x1 - 50, x1):
-        pen.line(Line(x, y - 1.7, x, y - 0.3), width=0.25)
-    pen.text(x1 - 25, y - 1.7, f"this bar = 50 mm | {label}", size=4.4, colour=GREY,
-             align="centre")
+FOOTER = 11.0  # mm strip at the bottom of a poster sheet for its notes (three 6 pt lines)
 
 
 PosterDraw = Callable[[Pen], None]
@@ -64,19 +54,36 @@ def poster_pages(doc: Document, paper: str, w: float, h: float, draw: PosterDraw
             poster.line(Line(0, mid, w, mid), colour=(0.5, 0.5, 0.5), width=0.15)
         c.restoreState()
         n = len(tiling.tiles)
-        label = (f"{title}: sheet {tile.index + 1} of {n} (row {tile.row + 1}, column "
-                 f"{tile.col + 1}); overlap {tiling.overlap:g} mm: cut one sheet on the grey "
-                 "line, align the crosses, tape")
+        label = (f"{title}: sheet {tile.index + 1} of {n} "
+                 f"(row {tile.row + 1}, column {tile.col + 1})")
         if n == 1:
             label = f"{title}: one sheet"
-        pen.text(5.5, pen.page_h - 5.6 - 3.2, label, size=5.2, colour=GREY)
+        y = pen.page_h - 5.6
+        pen.text(5.5, y - 3.0, label, size=6, font=fonts.BOLD, colour=GREY)
+        if n > 1:
+            pen.text(5.5, y - 6.0, f"Sheets overlap by {overlap_words(xs, ys)}: cut this sheet "
+                     "on its grey line, lay it over its neighbour crosses on crosses, tape.",
+                     size=6, colour=GREY)
         page_note(pen, f"{kind} {tile.index + 1}/{n}")
         pages.append({"page": doc.pages, "kind": kind, "sheet": tile.index + 1, "sheets": n,
                       "row": tile.row + 1, "col": tile.col + 1,
+                      "overlap_mm": {"across": [round(b - a, 2) for a, b in xs],
+                                     "down": [round(b - a, 2) for a, b in ys]},
                       "page_size_mm": [tiling.page_w, tiling.page_h],
                       "window_mm": [round(v, 3) for v in (win.x, win.y, win.w, win.h)],
                       "origin_mm": [round(ox, 3), round(oy, 3)]})
     return pages
+
+
+def overlap_words(xs: list[tuple[float, float]], ys: list[tuple[float, float]]) -> str:
+    """The real overlaps of a tiling in words: "25 mm", or "25 mm across, 40 mm down"."""
+    across = {round(b - a) for a, b in xs}
+    down = {round(b - a) for a, b in ys}
+    if across and down and across != down:
+        return (f"{'-'.join(str(v) for v in sorted(across))} mm across, "
+                f"{'-'.join(str(v) for v in sorted(down))} mm down")
+    both = sorted(across | down)
+    return f"{'-'.join(str(v) for v in both)} mm"
 
 
 def _seams(starts: list[float], win: float) -> list[tuple[float, float]]:

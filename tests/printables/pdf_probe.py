@@ -36,7 +36,7 @@ class Read:
 def decode(img: np.ndarray, dpi: float) -> list[Read]:
     px = 25.4 / dpi
     out = []
-    for r in zxingcpp.read_barcodes(img, formats=zxingcpp.BarcodeFormat.QRCode):
+    for r in zxingcpp.read_barcodes(img, formats=zxingcpp.BarcodeFormat.QRCodeModel2):
         p = r.position
         xs = [p.top_left.x, p.top_right.x, p.bottom_right.x, p.bottom_left.x]
         ys = [p.top_left.y, p.top_right.y, p.bottom_right.y, p.bottom_left.y]
@@ -111,5 +111,20 @@ def text_of(pdf: bytes) -> str:
             tp.close()
             page.close()
         return "\n".join(parts)
+    finally:
+        doc.close()
+
+
+def page_texts(pdf: bytes) -> list[str]:
+    """The text drawn on each page, in page order."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        out = []
+        for page in doc:
+            tp = page.get_textpage()
+            out.append(tp.get_text_range())
+            tp.close()
+            page.close()
+        return out
     finally:
         doc.close()

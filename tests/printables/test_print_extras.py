@@ -13,10 +13,11 @@ from pdf_probe import line_centres, render, text_of
 from companion import tablemat
 from companion.cards import load_deck
 from companion.games.mountains import load_board
-from printables.extras import SQUARE, calibration_targets, token_spec
+from printables.extras import SQUARE, calibration_targets, zone_words
 from printables.geometry import PrintError, printable_area
 from printables.jobs import build
 from printables.options import PrintOptions
+from printables.pieces import token_spec
 
 
 def _detect(img: np.ndarray) -> list[tuple[int, np.ndarray]]:
@@ -56,7 +57,9 @@ def test_mat_prints_every_zone_of_the_layout() -> None:
     pdf, _, _ = build("mat", PrintOptions(paper="a3", mat_game="shrine", players=6))
     text = text_of(pdf)
     for z in tablemat.zones("shrine", 6):
-        assert z.name in text  # every zone is printed with its name
+        assert zone_words(z.name) in text  # every zone is printed with its name (C-8 words)
+    for internal in ("seat:", "lot", "pot", "SK-", "GN-", "MR-", "(WX"):
+        assert internal not in text
     with pytest.raises(Exception, match="2-6 players"):
         build("mat", PrintOptions(paper="a3", mat_game="shrine", players=7))
 
@@ -96,7 +99,7 @@ def test_shrine_oink_tokens_ten_of_each_element_per_player() -> None:
     assert spec is not None and spec.per_player == 10  # SK-1
     _, m, _ = build("shrine", PrintOptions(players=3))
     tokens = [e for e in m["extras"] if e["kind"] == "tokens"]
-    assert sum(e["count"] for e in tokens) == 10 * 4 * 3
+    assert sum(e["value"] for e in tokens) == 10 * 4 * 3  # in 1s and 5s
 
 
 def test_godnum_karma_tracker_per_player() -> None:

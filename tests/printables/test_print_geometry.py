@@ -39,11 +39,18 @@ def test_three_by_three_inside_printer_margins(paper: str, card: str) -> None:
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_grid_is_centred(paper: str) -> None:
+def test_grid_is_centred_unless_its_crop_marks_would_be_stubs(paper: str) -> None:
+    """Centred on A4; on Letter, centred marks would be 2.2 mm long (issue 21 §6): the
+    grid sits on the bottom printable edge and the top marks are at least 4 mm."""
     sheet = sheet_layout(paper)
     g = sheet.grid
     assert g.x == pytest.approx(sheet.page_w - g.right)
-    assert g.y == pytest.approx(sheet.page_h - g.bottom)
+    top = [m for m in sheet.crop_marks if m.x1 == m.x2 and m.y2 < g.y]
+    assert top and min(abs(m.y2 - m.y1) for m in top) >= 4.0
+    if paper == "a4":
+        assert g.y == pytest.approx(sheet.page_h - g.bottom)
+    else:
+        assert g.bottom == pytest.approx(sheet.page_h - PRINTER_MARGIN)
 
 
 @pytest.mark.parametrize(("paper", "bleed"), [("a4", 0.0), ("a4", 1.0), ("letter", 0.0),
@@ -148,7 +155,8 @@ def test_custom_card_size() -> None:
 
 def test_card_that_does_not_fit_is_refused() -> None:
     with pytest.raises(PrintError, match="does not fit on a4"):
-        sheet_layout("a4", "200x150")
+        sheet_layout("a4", "250x220")  # neither upright nor turned
+    assert sheet_layout("a4", "200x150").turned  # a landscape card prints turned
     with pytest.raises(PrintError, match="does not fit on letter"):
         sheet_layout("letter", "100x275")
 
@@ -233,8 +241,8 @@ def test_a_backs_deck_name_sits_on_a_plain_pill_not_on_the_lattice(name: str) ->
     """The 6 pt deck name at the foot of a back is legible: on both sides of the text, inside
     its pill, the back is one flat tint (the diamond lattice would show there otherwise)."""
     from pdf_probe import render
-    from reportlab.pdfbase.pdfmetrics import stringWidth
 
+    from printables import fonts
     from printables.document import Document
     from printables.faces import BACK_LABEL_PT, back_label_box, draw_back
     from printables.geometry import MM, Rect
@@ -247,7 +255,7 @@ def test_a_backs_deck_name_sits_on_a_plain_pill_not_on_the_lattice(name: str) ->
     img = render(doc.finish(), dpi)[1].astype(int)
     px = dpi / 25.4
     pill = back_label_box(trim, name)
-    tw = stringWidth(name, "Helvetica", BACK_LABEL_PT) / MM
+    tw = fonts.width(name, fonts.SANS, BACK_LABEL_PT) / MM
     tx = pill.x + (pill.w - tw) / 2
     mid = pill.y + pill.h / 2
     for x0, x1 in ((pill.x + 1.2, tx - 0.3), (tx + tw + 0.3, pill.right - 1.2)):

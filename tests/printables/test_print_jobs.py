@@ -97,7 +97,7 @@ BAD = [
     (["wuxing", "--paper", "a5"], "unknown paper 'a5'"),
     (["wuxing", "--paper", "a3"], "unknown paper 'a3'"),
     (["wuxing", "--card", "tarot"], "unknown card size 'tarot'"),
-    (["wuxing", "--card", "200x150"], "does not fit on a4"),
+    (["wuxing", "--card", "250x220"], "does not fit on a4"),
     (["wuxing", "--backs", "long-edge", "--back-offset", "9,0"], "off the printable area"),
     (["wuxing", "--backs", "short-edge", "--back-offset", "0,-14"], "off the printable area"),
     (["wuxing", "--back-offset", "1;2"], "back offset"),

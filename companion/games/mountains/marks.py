@@ -1,9 +1,10 @@
 """How the Mountains & Rivers board looks, decided once (issue 11, point 7).
 
-The printed board (``printables.board``) and the web view (``view.board_view``) both take
-each tile kind's mark, colour and legend word from here, and each quadrant's colour, so the
-screen, the paper and the rules page show one set of symbols. Marks are plain ASCII so the
-printer's standard fonts can draw them; colours are ``#rrggbb``.
+The printed board (``printables.board``), the printed cards (``printables.faces``: the
+challenge and chance cards carry their tile's mark) and the web view (``view.board_view``)
+all take each tile kind's mark, colour and legend word from here, and each quadrant's
+colour, so the screen, the paper, the cards and the rules page show one set of symbols.
+Marks are plain ASCII so any font draws them; colours are ``#rrggbb``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,17 @@ MARKS: dict[str, Mark] = {m.kind: m for m in (
     Mark("chance", "?", "#ef6c00", "chance", True),
     Mark("stairs", "S", "#5d4037", "stairs", True),
 )}
+
+# The decks a tile draws from (MR-9): their cards carry the tile's mark and colour on
+# the front and the back, so a player on a "?" tile draws from the deck marked "?".
+DECK_KINDS: dict[str, str] = {"weapon": "weapon", "challenge": "challenge", "chance": "chance"}
+
+
+def deck_mark(deck: str) -> Mark | None:
+    """The tile mark a deck's cards carry, or ``None`` (a deck no tile draws from)."""
+    kind = DECK_KINDS.get(deck)
+    return MARKS[kind] if kind else None
+
 
 # The quadrants' colours (MR-1): the same inks the printed cards use for the elements.
 ELEMENT_COLOURS: dict[str, str] = {
