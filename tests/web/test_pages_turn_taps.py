@@ -41,6 +41,9 @@ def _wait_version(page: Any, version: int) -> None:
 def _box(page: Any, table: Any, seat: int, kind: str, pick: Any = None) -> Any:
     """The page's box for the seat's ``kind`` action (the first, or the one ``pick`` likes)."""
     acts = table.rules.actions(table.match.state, seat)
+    # The page's order: what can be done now, then what cannot (forms.js).
+    acts = ([a for a in acts if not a.get("why") and not a.get("disabled")]
+            + [a for a in acts if a.get("why") or a.get("disabled")])
     i = next(i for i, a in enumerate(acts) if a["type"] == kind and (pick is None or pick(a)))
     return page.locator("#actions > .action").nth(i), acts[i]
 

@@ -16,32 +16,29 @@ function barHeight() {
   return bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().height : 0;
 }
 
-// In view: its top below the bar, and its first screenful (at most half the window) above
-// the bottom edge.
+// In view: its top below the bar, and its first lines (at most a third of the window)
+// above the bottom edge.
 export function inView(el) {
   const r = el.getBoundingClientRect();
-  const top = barHeight();
-  return r.top >= top - 1 && Math.min(r.bottom, r.top + window.innerHeight / 2) <= window.innerHeight + 1;
+  return r.top >= barHeight() - 1 && r.top + Math.min(r.height, window.innerHeight / 3) <= window.innerHeight + 1;
 }
 
 function reducedMotion() {
   return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-// Scroll so that ``el`` starts just under the bar; ``lead`` (optional), shown too when it
-// fits above it (the prompt above the moves).
-export function bringIntoView(el, lead) {
+// Scroll so that ``el`` is in view, starting the screen at the first of ``leads`` (the
+// prompt, the moves' heading) that still leaves ``el``'s first lines on it.
+export function bringIntoView(el, leads) {
   if (!el || el.hidden || !el.isConnected) return;
   clearTimeout(pending);
-  if (busy()) { pending = setTimeout(() => bringIntoView(el, lead), QUIET_MS); return; }
-  if (inView(el) && (!lead || lead.hidden || inView(lead))) return;
+  if (busy()) { pending = setTimeout(() => bringIntoView(el, leads), QUIET_MS); return; }
+  if (inView(el)) return;
+  const room = window.innerHeight - barHeight() - 8;
   const r = el.getBoundingClientRect();
-  let y = window.scrollY + r.top;
-  if (lead && !lead.hidden) {
-    const l = lead.getBoundingClientRect();
-    // The prompt as well when it and the move's first lines fit on one screen.
-    if (r.top - l.top < window.innerHeight * 0.4) y = window.scrollY + l.top;
-  }
+  const end = r.top + Math.min(r.height, window.innerHeight / 3);
+  const from = (leads || []).find((l) => l && !l.hidden && end - l.getBoundingClientRect().top <= room) || el;
+  const y = window.scrollY + from.getBoundingClientRect().top;
   window.scrollTo({top: Math.max(0, y - barHeight() - 8), behavior: reducedMotion() ? "auto" : "smooth"});
 }
 
@@ -70,7 +67,8 @@ export function follow(s, role) {
   const open = (s.actions || []).some((a) => !a.why && !a.disabled);
   const now = moves ? moves.dataset.sig || null : null;  // forms.js: set when redrawn
   if (open && now && now !== lastMoves) {
-    bringIntoView(moves.closest("section") || moves, document.querySelector(".status"));
+    const first = moves.querySelector(".action") || moves;
+    bringIntoView(first, [document.querySelector(".status"), moves.closest("section")]);
   }
   lastMoves = now;
 }

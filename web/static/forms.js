@@ -401,10 +401,15 @@ export function renderActions(s) {
   const sig = JSON.stringify(list);
   if (el.dataset.sig === sig) return;
   el.dataset.sig = sig;
+  el.dataset.game = C.game;  // a game's own look for its moves (app.css)
   // Moves the engine marks ``by_hand`` (a card effect typed in, not the step's own move)
   // fold under one heading below the rest: the main step stays in sight (issue 20).
   const hand = list.filter((a) => a.by_hand);
-  el.replaceChildren(...list.filter((a) => !a.by_hand).map(actionBox),
+  // What can be done now comes first; what cannot (greyed, with its reason) after it, so
+  // the next move is on the first screen (issue 20).
+  const now = list.filter((a) => !a.by_hand && !a.why && !a.disabled);
+  const later = list.filter((a) => !a.by_hand && (a.why || a.disabled));
+  el.replaceChildren(...now.map(actionBox), ...later.map(actionBox),
     ...(hand.length ? [h("details", {class: "by-hand"}, h("summary", {}, "Card effects, entered by hand"), hand.map(actionBox))] : []));
 }
 
