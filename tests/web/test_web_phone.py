@@ -322,24 +322,24 @@ def test_after_an_undo_earlier_rulings_do_not_repeat_the_current_one(
 
 
 @pytest.mark.browser
-def test_a_die_is_not_entered_until_the_player_types_it(
+def test_a_die_is_one_tap_on_the_number_rolled(
         browser: Any, live_server: tuple[str, Any]) -> None:
-    """MR-3/MR-5: a number field without an engine default starts empty, so a tap on the
-    button without typing the roll asks for it instead of sending a 1 nobody rolled."""
+    """MR-3/MR-11: a real die is entered with one tap on its number (issue 20: it took three
+    with a number field); six tiles, each a 44 px target; nothing is sent before the tap."""
     from playwright.sync_api import expect
 
     _base, app = live_server
     client = app.test_client()
     t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
     page = phone(browser, t["seats"][0]["join_url"])
-    die = page.locator("form[data-action=roll] input[name=die]")
-    expect(die).to_have_value("")
-    expect(die).to_have_attribute("placeholder", "1 to 6")
-    page.locator("form[data-action=roll] button[type=submit]").click()
-    page.wait_for_timeout(300)
+    dice = page.locator("#actions .action[data-action=roll] button[data-dice]")
+    expect(dice).to_have_count(6)
+    for i in range(6):
+        box = dice.nth(i).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    assert page.locator("#actions .action[data-action=roll] input").count() == 0
     assert client.get(f"/api/tables/{t['table']}").json["version"] == 0
-    die.fill("4")
-    page.locator("form[data-action=roll] button[type=submit]").click()
+    page.locator("#actions button[data-dice='[4]']").click()
     expect(page.locator("#ruling")).to_contain_text("Ana rolls 4")
     page.context.close()
 
