@@ -140,6 +140,48 @@ def test_the_mountains_board_is_under_the_prompt_with_44px_tiles(
 
 
 @pytest.mark.browser
+def test_dice_tiles_fit_the_smallest_phone(browser: Any, live_server: tuple[str, Any]) -> None:
+    """MR-3/MR-11 on 360x640: the six die tiles and, in the final showdown, the 21 pairs
+    are 44 px targets inside the screen's width; one tap enters the roll."""
+    from playwright.sync_api import expect
+
+    _base, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "mountains", 2)
+    page = small_phone(browser, t["seats"][0]["join_url"])
+    dice = page.locator("#actions button[data-dice]")
+    expect(dice).to_have_count(6)
+    for i in range(6):
+        box = dice.nth(i).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44 and box["x"] + box["width"] <= 360
+    assert page.evaluate(SIDEWAYS_JS) <= 0
+    page.context.close()
+    t2, table = mountains_rolled(app, 3)  # two players: the movement roll is two dice
+    client = app.test_client()
+    post(client, t2["table"], t2["host_token"], {"type": "move", "seat": 1, "to": next(
+        a for a in table.rules.actions(table.match.state, 1) if a["type"] == "move"
+    )["fields"][0]["choices"][0]["value"]})
+    rng = random.Random(1)
+    while not any(a["type"] == "roll" for a in table.rules.actions(table.match.state, 2)):
+        ends = [a for a in table.rules.actions(table.match.state, 1) if a["type"] == "end"]
+        event = ({"type": "end", "seat": 1} if ends
+                 else table.rules.random_play(table.match.state, rng))
+        assert event is not None
+        post(client, t2["table"], t2["host_token"], dict(event))
+    page = small_phone(browser, t2["seats"][1]["join_url"])
+    pairs = page.locator("#actions button[data-dice]")
+    expect(pairs).to_have_count(21)
+    for i in range(21):
+        box = pairs.nth(i).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44 and box["x"] + box["width"] <= 360
+    assert page.evaluate(SIDEWAYS_JS) <= 0
+    v = table.version
+    page.locator("#actions button[data-dice='[2,6]']").click()
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    assert sorted(table.match.state.roll) == [2, 6]
+    page.context.close()
+
+
+@pytest.mark.browser
 def test_the_tv_shows_every_players_hp_without_scrolling(
         browser: Any, live_server: tuple[str, Any]) -> None:
     """MR-9 on the big screen at 1920x1080: every player's HP is on the first screen."""

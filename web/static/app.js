@@ -134,7 +134,7 @@ async function main() {
   const r = await api("GET", `/api/games/${encodeURIComponent(C.game)}/faces`);
   if (r.ok) store.faces = r.data.faces;
   // A refusal of this page's play is brought into view (issue 20), wherever the page was.
-  hooks.refused = (data, body) => { showRefusal(data, body); bringIntoView($("refusal")); };
+  hooks.refused = (data, body) => { showRefusal(data, body); bringIntoView(() => $("refusal")); };
   setupFollow();
   hooks.stale = refresh;
   setupBanner();

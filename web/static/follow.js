@@ -23,29 +23,31 @@ export function inView(el) {
   return r.top >= barHeight() - 1 && r.top + Math.min(r.height, window.innerHeight / 3) <= window.innerHeight + 1;
 }
 
-function reducedMotion() {
-  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
-
 // Scroll so that ``el`` is in view, starting the screen at the first of ``leads`` (the
 // prompt, the moves' heading) that still leaves ``el``'s first lines on it.
-export function bringIntoView(el, leads) {
+// ``target``: the element, or a function finding it again (the page may be redrawn while
+// the person scrolls).
+export function bringIntoView(target, leads) {
+  const el = typeof target === "function" ? target() : target;
   if (!el || el.hidden || !el.isConnected) return;
   clearTimeout(pending);
-  if (busy()) { pending = setTimeout(() => bringIntoView(el, leads), QUIET_MS); return; }
+  if (busy()) { pending = setTimeout(() => bringIntoView(target, leads), QUIET_MS); return; }
   if (inView(el)) return;
   const room = window.innerHeight - barHeight() - 8;
   const r = el.getBoundingClientRect();
   const end = r.top + Math.min(r.height, window.innerHeight / 3);
   const from = (leads || []).find((l) => l && !l.hidden && end - l.getBoundingClientRect().top <= room) || el;
   const y = window.scrollY + from.getBoundingClientRect().top;
-  window.scrollTo({top: Math.max(0, y - barHeight() - 8), behavior: reducedMotion() ? "auto" : "smooth"});
+  // At once, not smoothly: a page gliding for half a second would move the card under a
+  // finger already on its way to it.
+  window.scrollTo({top: Math.max(0, y - barHeight() - 8), behavior: "instant"});
 }
 
 export function setupFollow() {
   const mark = () => { lastUser = Date.now(); };
   window.addEventListener("wheel", mark, {passive: true});
   window.addEventListener("keydown", mark, {passive: true});
+  window.addEventListener("pointerdown", mark, {passive: true});
   window.addEventListener("touchstart", () => { touching = true; mark(); }, {passive: true});
   window.addEventListener("touchmove", mark, {passive: true});
   const up = () => { touching = false; mark(); };
@@ -58,7 +60,7 @@ let lastMoves = null;
 let endShown = false;
 export function follow(s, role) {
   if (s.finished) {
-    if (!endShown) { endShown = true; bringIntoView($("end")); }
+    if (!endShown) { endShown = true; bringIntoView(() => $("end")); }
     return;
   }
   endShown = false;
@@ -67,7 +69,7 @@ export function follow(s, role) {
   const open = (s.actions || []).some((a) => !a.why && !a.disabled);
   const now = moves ? moves.dataset.sig || null : null;  // forms.js: set when redrawn
   if (open && now && now !== lastMoves) {
-    const first = moves.querySelector(".action") || moves;
+    const first = () => moves.querySelector(".action") || moves;
     bringIntoView(first, [document.querySelector(".status"), moves.closest("section")]);
   }
   lastMoves = now;
