@@ -67,3 +67,40 @@ def test_gem_complete_step_button_first_effects_by_hand_last() -> None:
     assert kinds[0] == "next"
     hand = [a["type"] for a in acts if a.get("by_hand")]
     assert hand == ["crush", "discard", "draw", "return"] == kinds[-4:]
+
+
+def test_every_one_tap_strike_is_a_legal_attack() -> None:
+    """MR-7: each weapon-and-target button the page draws from ``strikes`` applies, and
+    together they name every opponent some usable weapon reaches."""
+    seen = 0
+    for seed in range(6):
+        m: Match[MountainsState] = new_match("mountains", ["Ana", "Ben", "Chen"],
+                                             rng=random.Random(seed))
+        rng = random.Random(seed)
+        for _ in range(400):
+            if m.state.finished:
+                break
+            for a in MOUNTAINS.actions(m.state, None):
+                if a["type"] != "attack" or a.get("why"):
+                    continue
+                weapons = a["fields"][0]["choices"]
+                targets = {c["value"] for c in a["fields"][1]["choices"]}
+                offered = {st["target"] for w in weapons for st in w["strikes"]}
+                assert offered == targets
+                for w in weapons:
+                    for st in w["strikes"]:
+                        MOUNTAINS.apply(m.state, {"type": "attack", "seat": a["seat"],
+                                                  "card": w["value"], "target": st["target"]})
+                        seen += 1
+                # Two weapons at one player both reaching them: the page's "both" button.
+                for i, w in enumerate(weapons):
+                    for w2 in weapons[i + 1:]:
+                        for y in ({st["target"] for st in w["strikes"]}
+                                  & {st["target"] for st in w2["strikes"]}):
+                            MOUNTAINS.apply(m.state, {
+                                "type": "attack", "seat": a["seat"], "card": w["value"],
+                                "target": y, "card2": w2["value"], "target2": y})
+            ev = MOUNTAINS.random_play(m.state, rng)
+            assert ev is not None
+            m.apply(ev)
+    assert seen > 0

@@ -152,6 +152,25 @@ def _mountains_move(page: Any, table: Any, event: dict[str, Any]) -> tuple[str, 
             return "move", 2
     if kind == "attack":
         box, a = _box(page, table, seat, "attack")
+        strike = event["strikes"][0]
+        one = box.locator(f"button[data-strike='{_js([strike['card'], strike['target']])}']")
+        if len(event["strikes"]) == 1 and one.count():  # one weapon, one target: one tap
+            one.click()
+            return "attack", 1
+        if len(event["strikes"]) == 2:
+            second = event["strikes"][1]
+            keys = [_js([strike["card"], second["card"], strike["target"]]),
+                    _js([second["card"], strike["card"], strike["target"]])]
+            both = box.locator(", ".join(f"button[data-strike='{k}']" for k in keys))
+            if strike["target"] == second["target"] and both.count():  # both at one: a tap
+                both.click()
+                return "attack", 1
+        if box.locator("details.type-code > summary", has_text="two weapons").count():
+            box.locator("details.type-code > summary", has_text="two weapons").click()
+            values0 = {"card": strike["card"], "target": strike["target"],
+                       "card2": event["strikes"][1]["card"],
+                       "target2": event["strikes"][1]["target"]}
+            return "attack", 1 + _fill(box.locator("form.action"), a, values0)
         values: dict[str, Any] = {"card": event["strikes"][0]["card"],
                                   "target": event["strikes"][0]["target"]}
         if len(event["strikes"]) > 1:

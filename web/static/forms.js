@@ -106,7 +106,8 @@ function cardPicker(a, f, base) {
   const list = fieldFaces(f);
   const kids = [];
   if (list.length) {
-    kids.push(h("div", {class: "card-tiles"}, list.map((x) => {
+    // Many faces (a Shrine lot card from a whole deck): smaller tiles, four to a phone's row.
+    kids.push(h("div", {class: "card-tiles" + (list.length > MANY ? " many" : "")}, list.map((x) => {
       const blocked = x.ok === false ? (x.why || "not allowed now") : null;
       return cardTile(x, {blocked, note: x.hint ? plain(x.hint).text : (blocked ? plain(blocked).text : null),
         onTap: blocked ? refusedTap(blocked) : (ev) => post(a, {...base, ...cardBody(a, f, x.face)}, ev.currentTarget)});
@@ -289,6 +290,22 @@ function actionBox(a) {
   if (a.dice && open.length >= 1 && open.every((f) => f.kind === "int")) {
     // Real dice rolled at the table (MR-11): one tile per outcome, one tap (issue 20).
     return h("div", {class: "action", "data-action": a.type}, head(a), diceTiles(a, open, base));
+  }
+  const weapon = fields.find((f) => f.name === "card" && (f.choices || []).some((c) => Array.isArray(c.strikes)));
+  if (weapon) {
+    // One weapon at one target is one tap (MR-7), and so are two weapons at one target;
+    // two weapons at two targets: the form, folded.
+    const strike = (key, label, body) => h("button", {type: "button", class: "choice", "data-action": a.type,
+      "data-strike": JSON.stringify(key), onclick: (ev) => post(a, {...base, ...body}, ev.currentTarget)}, plain(label).text);
+    const ws = weapon.choices.filter((c) => Array.isArray(c.strikes));
+    const both = fields.length > 2 ? ws.flatMap((c, i) => ws.slice(i + 1).flatMap((d) => c.strikes
+      .filter((st) => d.strikes.some((x) => x.target === st.target))
+      .map((st) => strike([c.value, d.value, st.target], `both: ${st.label.split(":")[0]} and ${d.strikes.find((x) => x.target === st.target).label.split(" at ")[0]}`,
+        {card: c.value, target: st.target, card2: d.value, target2: st.target})))) : [];
+    return h("div", {class: "action", "data-action": a.type}, head(a),
+      h("div", {class: "buttons strikes"}, ws.flatMap((c) => c.strikes.map((st) =>
+        strike([c.value, st.target], st.label, {card: c.value, target: st.target}))), both),
+      fields.length > 2 ? h("details", {class: "type-code"}, h("summary", {}, "two weapons at two players"), fieldForm(a, true)) : null);
   }
   if (open.length === 1 && a.type === "move" && open[0].on_board && boards[C.game]) {
     // The board is the picker (MR-5), right under the prompt: tap a highlighted tile; the

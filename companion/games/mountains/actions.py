@@ -174,9 +174,13 @@ def _attack_action(s: MountainsState, x: int) -> JSONDict | None:
     for w in legal:
         them = targets_in_range(s, x, w)
         reached.update(them)
+        # ``strikes``: one tap per weapon and target the page may offer (issue 20).
         w_choices.append({"value": w, "label": f"{s.weapon_label(w)}: "
                           f"{weapon_damage(s, x, w)} damage, reaches "
-                          f"{', '.join(s.name(y) for y in them)}"})
+                          f"{', '.join(s.name(y) for y in them)}",
+                          "strikes": [{"target": y, "label": f"{s.weapon_label(w)} at "
+                                       f"{s.name(y)}: {weapon_damage(s, x, w)} damage"}
+                                      for y in them]})
     targets = _seat_choices(s, sorted(reached))
     fields: list[JSONDict] = [
         {"name": "card", "label": "Weapon", "kind": "choice", "choices": w_choices},
