@@ -300,8 +300,13 @@ function actionBox(a) {
     const ws = weapon.choices.filter((c) => Array.isArray(c.strikes));
     const both = fields.length > 2 ? ws.flatMap((c, i) => ws.slice(i + 1).flatMap((d) => c.strikes
       .filter((st) => d.strikes.some((x) => x.target === st.target))
-      .map((st) => strike([c.value, d.value, st.target], `both: ${st.label.split(":")[0]} and ${d.strikes.find((x) => x.target === st.target).label.split(" at ")[0]}`,
-        {card: c.value, target: st.target, card2: d.value, target2: st.target})))) : [];
+      .map((st) => {
+        // "Wind Bow (…) at Ben: 3 damage": the weapon before " at ", the player after it.
+        const [mine, rest] = st.label.split(" at ");
+        const other = d.strikes.find((x) => x.target === st.target).label.split(" at ")[0];
+        return strike([c.value, d.value, st.target], `${mine} and ${other} at ${(rest || "").split(":")[0]}`,
+          {card: c.value, target: st.target, card2: d.value, target2: st.target});
+      }))) : [];
     return h("div", {class: "action", "data-action": a.type}, head(a),
       h("div", {class: "buttons strikes"}, ws.flatMap((c) => c.strikes.map((st) =>
         strike([c.value, st.target], st.label, {card: c.value, target: st.target}))), both),
