@@ -283,14 +283,6 @@ function actionBox(a) {
   const fixed = fields.filter((f) => f.kind === "choice" && !f.optional && (f.choices || []).length === 1 && f.default === undefined);
   const base = Object.fromEntries(fixed.map((f) => [f.name, f.choices[0].value]));
   const open = fields.filter((f) => !fixed.includes(f));
-  if (open.length === 0) {
-    return h("div", {class: "action", "data-action": a.type}, head(a, null), h("div", {class: "buttons"},
-      h("button", {type: "button", "data-action": a.type, onclick: (ev) => post(a, base, ev.currentTarget)}, plain(a.label).text)));
-  }
-  if (a.dice && open.length >= 1 && open.every((f) => f.kind === "int")) {
-    // Real dice rolled at the table (MR-11): one tile per outcome, one tap (issue 20).
-    return h("div", {class: "action", "data-action": a.type}, head(a), diceTiles(a, open, base));
-  }
   const weapon = fields.find((f) => f.name === "card" && (f.choices || []).some((c) => Array.isArray(c.strikes)));
   if (weapon) {
     // One weapon at one target is one tap (MR-7), and so are two weapons at one target;
@@ -311,6 +303,14 @@ function actionBox(a) {
       h("div", {class: "buttons strikes"}, ws.flatMap((c) => c.strikes.map((st) =>
         strike([c.value, st.target], st.label, {card: c.value, target: st.target}))), both),
       fields.length > 2 ? h("details", {class: "type-code"}, h("summary", {}, "two weapons at two players"), fieldForm(a, true)) : null);
+  }
+  if (open.length === 0) {
+    return h("div", {class: "action", "data-action": a.type}, head(a, null), h("div", {class: "buttons"},
+      h("button", {type: "button", "data-action": a.type, onclick: (ev) => post(a, base, ev.currentTarget)}, plain(a.label).text)));
+  }
+  if (a.dice && open.length >= 1 && open.every((f) => f.kind === "int")) {
+    // Real dice rolled at the table (MR-11): one tile per outcome, one tap (issue 20).
+    return h("div", {class: "action", "data-action": a.type}, head(a), diceTiles(a, open, base));
   }
   if (open.length === 1 && a.type === "move" && open[0].on_board && boards[C.game]) {
     // The board is the picker (MR-5), right under the prompt: tap a highlighted tile; the
