@@ -143,13 +143,14 @@ def _mountains_move(page: Any, table: Any, event: dict[str, Any]) -> tuple[str, 
     if kind == "move":
         tile = page.locator(f"svg .tile.go[data-tile='{event['to']}']")
         try:
-            tile.click(timeout=1500)
-            return "move", 1
+            tile.click(trial=True, timeout=3000)  # would the tile itself take the tap?
         except Exception:  # a pawn on the tile takes the tap: the list under the board
             box, _ = _box(page, table, seat, "move")
             box.locator("details.type-code summary").click()
             box.locator(f".choice[data-value='{_js(event['to'])}']").click()
             return "move", 2
+        tile.click()
+        return "move", 1
     if kind == "attack":
         box, a = _box(page, table, seat, "attack")
         strike = event["strikes"][0]
