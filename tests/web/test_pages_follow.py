@@ -60,7 +60,8 @@ def random_plays_until(app: Any, t: dict[str, Any], stop: Any, rng: random.Rando
 def test_a_phone_scrolled_away_comes_back_to_its_move_and_to_the_end(
         browser: Any, live_server: tuple[str, Any]) -> None:
     """WX-4: when Ana's card is due her phone, scrolled to the bottom, brings her move into
-    view; when the game ends it brings "… wins!" into view. Never while she scrolls."""
+    view; a refusal of her play comes into view; when the game ends it brings "… wins!"
+    into view. Never while she scrolls."""
     from playwright.sync_api import expect
 
     _base, app = live_server
@@ -79,6 +80,20 @@ def test_a_phone_scrolled_away_comes_back_to_its_move_and_to_the_end(
     wait_in_view(page, "section.moves")
     expect(page.locator("#actions [data-face]").first).to_be_in_viewport()
     assert page.evaluate(SIDEWAYS_JS) <= 0
+
+    # A refusal of her play (typed low on the page: a card already face up on the table,
+    # C-1) comes into view at the top of the page, where the refusal is drawn.
+    places = table.rules.places(table.match.state)
+    shown = next(serial for serial, place in sorted(places.items()) if place != "unknown")
+    box = page.locator("#actions .action[data-action=scan]").first
+    box.locator("details.type-code summary").click()
+    box.locator("input[name=card]").fill(shown)
+    box.locator("form.code-field").evaluate("(f) => f.scrollIntoView({block: 'start'})")
+    v = table.version
+    box.locator("form.code-field button").click()
+    expect(page.locator("#refusal")).to_be_visible(timeout=20_000)
+    wait_in_view(page, "#refusal")
+    assert table.version == v
 
     # While the finger is on the glass the page stays put; it follows once the finger lifts.
     random_plays_until(app, t, lambda s: not ana_due(s), rng)

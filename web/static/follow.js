@@ -55,10 +55,16 @@ export function setupFollow() {
   window.addEventListener("touchcancel", up, {passive: true});
 }
 
-// After each render: the viewer's new move, or the end, comes into view once.
+// After each render: the viewer's new move, a new refusal shown to this page (banner.js
+// draws it from the snapshot), or the end, comes into view once.
 let lastMoves = null;
+let lastRefusal = "";
 let endShown = false;
 export function follow(s, role) {
+  const refusal = $("refusal");
+  const sig = refusal && !refusal.hidden ? refusal.dataset.sig || "" : "";
+  if (sig && sig !== lastRefusal && role !== "public") bringIntoView(() => $("refusal"));
+  lastRefusal = sig;
   if (s.finished) {
     if (!endShown) { endShown = true; bringIntoView(() => $("end")); }
     return;
