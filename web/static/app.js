@@ -9,7 +9,7 @@ import {renderStatus, setupBanner, showRefusal} from "./banner.js";
 import {renderReferee, setupReferee, loadCards} from "./referee.js";
 import {renderView} from "./view.js";
 import {renderEnd} from "./end.js";
-import {setupFollow, follow as followPlay, bringIntoView} from "./follow.js";
+import {setupFollow, follow as followPlay} from "./follow.js";
 import wuxing from "./games/wuxing.js";
 import godnum from "./games/godnum.js";
 import shrine from "./games/shrine.js";
@@ -133,8 +133,7 @@ function render(s) {
 async function main() {
   const r = await api("GET", `/api/games/${encodeURIComponent(C.game)}/faces`);
   if (r.ok) store.faces = r.data.faces;
-  // A refusal of this page's play is brought into view (issue 20), wherever the page was.
-  hooks.refused = (data, body) => { showRefusal(data, body); bringIntoView(() => $("refusal")); };
+  hooks.refused = showRefusal;  // refusals by the rules come in the snapshot (follow.js)
   setupFollow();
   hooks.stale = refresh;
   setupBanner();
