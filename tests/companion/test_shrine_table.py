@@ -287,18 +287,21 @@ def test_the_final_standings_list_each_players_influence_groups() -> None:
 # --------------------------------------------------------------------- one tap
 
 
-def test_bids_are_buttons_when_few_and_pass_asks_to_confirm() -> None:
+def test_bids_are_buttons_when_few_and_pass_is_one_tap() -> None:
     m = table(3, start_oinks=5)
     start(m, ["fire-9", "fire-3", "fire-2"])
     scan(m, "air-1")
     bid, pas = RULES.actions(m.state, 1)
     assert bid["fields"][0]["suggest"] == [1, 2, 3, 4, 5] == legal_bids(m.state, 1)
-    assert "cannot bid again" in pas["confirm"]
+    assert "confirm" not in pas and not pas["fields"]  # one tap; undo covers a mistake
+    assert bid["fields"][0]["say"] == "bid {n} Oinks"
     m2 = table(3)
     start(m2, ["fire-9", "fire-3", "fire-2"])
     scan(m2, "air-1")
     field = RULES.actions(m2.state, 1)[0]["fields"][0]
-    assert "suggest" not in field and (field["min"], field["max"]) == (1, 10)
+    # More legal bids than buttons: the lowest eight, and the field for another amount.
+    assert field["suggest"] == legal_bids(m2.state, 1)[:8]
+    assert (field["min"], field["max"]) == (1, 10)
     big = RULES.view(m2.state, None)
     assert list(big)[:5] == ["lot", "standing_bid", "high_bidder", "turn", "next_bidder"]
     assert big["next_bidder"] == "Ana"

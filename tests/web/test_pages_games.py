@@ -54,13 +54,15 @@ def test_god_num_chips_play_on_a_tap_and_say_why_not(
     card = next(c for c in choices if "disabled" not in c)
     v = table.version
     chip = page.locator(f"#actions [data-action=play] [data-face='{card['value']}']")
-    expect(chip).to_be_visible()
-    assert chip.get_attribute("title") is None  # nothing hidden in a tooltip
-    # Before a legion is chosen the chips come legion by legion, under the legion's name
-    # (GN-2 rev. 2); each legal chip says in words where it takes the divine number (GN-5).
+    # Before a legion is chosen a tap picks the legion by its name, then its chips show
+    # (GN-2 rev. 2, issue 20); each legal chip says in words where it takes the divine
+    # number (GN-5).
     groups = {c["group"] for c in choices if "group" in c}
     for g in groups:
-        expect(page.locator(f"#actions .choice-group[data-group='{g}'] h4")).to_have_text(g)
+        expect(page.locator(f"#actions .legion-pick button[data-group='{g}']")).to_have_text(g)
+    page.locator(f"#actions .legion-pick button[data-group='{card['group']}']").click()
+    expect(chip).to_be_visible()
+    assert chip.get_attribute("title") is None  # nothing hidden in a tooltip
     expect(chip.locator(".card-note")).to_contain_text(card["hint"])
     chip.click()  # one tap plays it (GN-6)
     expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
@@ -73,6 +75,8 @@ def test_god_num_chips_play_on_a_tap_and_say_why_not(
     play2 = next(a for a in table.rules.actions(table.match.state, nxt) if a["type"] == "play")
     bad = [c for c in play2["fields"][0]["choices"] if "disabled" in c]
     assert bad, "after a card with an attribute some cards must be refused (GN-6)"
+    if "group" in bad[0]:
+        page2.locator(f"#actions .legion-pick button[data-group='{bad[0]['group']}']").click()
     tile = page2.locator(f"#actions [data-action=play] [data-face='{bad[0]['value']}']")
     expect(tile.locator(".card-note")).to_be_visible()
     assert len(tile.locator(".card-note").inner_text()) > 5

@@ -150,13 +150,11 @@ def test_shrine_phone_shows_the_bid_limits_and_a_readable_refusal(
     expect(bids).to_have_count(len(legal))
     assert [int(bids.nth(i).get_attribute("data-value")) for i in range(len(legal))] == legal
     assert 5 not in legal and "5" not in bids.all_inner_texts()
-    # A pass asks first, in the engine's words (its ``confirm``); Cancel passes nothing.
+    # A pass is one tap, with no dialog (issue 20: undo covers a mistake); each bid button
+    # says its amount.
     v = table.version
-    page.locator("#actions button[data-action=pass]").click()
-    dialog = page.locator("dialog.confirm")
-    expect(dialog).to_contain_text("cannot bid again")
-    dialog.locator("button.secondary").click()
-    assert table.version == v
+    expect(page.locator("#actions button[data-action=pass]")).to_be_visible()
+    expect(bids.first).to_have_text(f"bid {legal[0]} Oinks")
     # A bid ending in 5 sent anyway (typed through the API) is refused; Ben's phone reads
     # the reason in plain words, the ruling id behind "why?" (C-8).
     ben = t["seats"][1]["join_url"].split("token=")[1]
@@ -324,24 +322,24 @@ def test_after_an_undo_earlier_rulings_do_not_repeat_the_current_one(
 
 
 @pytest.mark.browser
-def test_a_die_is_not_entered_until_the_player_types_it(
+def test_a_die_is_one_tap_on_the_number_rolled(
         browser: Any, live_server: tuple[str, Any]) -> None:
-    """MR-3/MR-5: a number field without an engine default starts empty, so a tap on the
-    button without typing the roll asks for it instead of sending a 1 nobody rolled."""
+    """MR-3/MR-11: a real die is entered with one tap on its number (issue 20: it took three
+    with a number field); six tiles, each a 44 px target; nothing is sent before the tap."""
     from playwright.sync_api import expect
 
     _base, app = live_server
     client = app.test_client()
     t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
     page = phone(browser, t["seats"][0]["join_url"])
-    die = page.locator("form[data-action=roll] input[name=die]")
-    expect(die).to_have_value("")
-    expect(die).to_have_attribute("placeholder", "1 to 6")
-    page.locator("form[data-action=roll] button[type=submit]").click()
-    page.wait_for_timeout(300)
+    dice = page.locator("#actions .action[data-action=roll] button[data-dice]")
+    expect(dice).to_have_count(6)
+    for i in range(6):
+        box = dice.nth(i).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    assert page.locator("#actions .action[data-action=roll] input").count() == 0
     assert client.get(f"/api/tables/{t['table']}").json["version"] == 0
-    die.fill("4")
-    page.locator("form[data-action=roll] button[type=submit]").click()
+    page.locator("#actions button[data-dice='[4]']").click()
     expect(page.locator("#ruling")).to_contain_text("Ana rolls 4")
     page.context.close()
 

@@ -4,18 +4,20 @@
 import {C, h, $, store, seatLabel, names, plain} from "./core.js";
 import {api, hooks} from "./api.js";
 import {follow, refresh} from "./stream.js";
-import {renderActions} from "./forms.js";
+import {renderActions, boards} from "./forms.js";
 import {renderStatus, setupBanner, showRefusal} from "./banner.js";
 import {renderReferee, setupReferee, loadCards} from "./referee.js";
 import {renderView} from "./view.js";
 import {renderEnd} from "./end.js";
+import {setupFollow, follow as followPlay} from "./follow.js";
 import wuxing from "./games/wuxing.js";
 import godnum from "./games/godnum.js";
 import shrine from "./games/shrine.js";
-import mountains from "./games/mountains.js";
+import mountains, {moveBoard} from "./games/mountains.js";
 import gemcomplete from "./games/gemcomplete.js";
 
 const PANELS = {wuxing, godnum, shrine, mountains, gemcomplete};
+boards.mountains = moveBoard;
 
 function renderPanel(s) {
   const el = $("panel");
@@ -25,6 +27,7 @@ function renderPanel(s) {
   catch (e) { console.error(e); kids = [h("p", {class: "muted"}, "This part of the table cannot be drawn.")]; }
   el.replaceChildren(...kids);
   el.hidden = kids.length === 0;
+  el.dataset.game = s.game;
 }
 
 // ---- recent rulings, in plain words ----------------------------------------------------
@@ -121,6 +124,7 @@ function render(s) {
   yourTurn(s);
   tickTimer();
   followNext(s);
+  followPlay(s, C.role);
   const v = $("version");
   if (v) v.textContent = "v" + s.version;
   document.body.dataset.version = String(s.version);
@@ -129,7 +133,8 @@ function render(s) {
 async function main() {
   const r = await api("GET", `/api/games/${encodeURIComponent(C.game)}/faces`);
   if (r.ok) store.faces = r.data.faces;
-  hooks.refused = showRefusal;
+  hooks.refused = showRefusal;  // refusals by the rules come in the snapshot (follow.js)
+  setupFollow();
   hooks.stale = refresh;
   setupBanner();
   setupJoin();

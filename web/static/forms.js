@@ -74,13 +74,26 @@ function choiceButtons(a, f, base, wrap) {
   const groups = [...new Set(choices.map((c) => c.group).filter(Boolean))];
   const row = (list) => h("div", {class: faceChoices(f) ? "card-tiles legal" : "buttons"}, list.map(one));
   if (groups.length < 2) return row(choices);
-  // Legion by legion, each on one row that scrolls sideways: still one tap per card, and a
-  // phone does not get five legions' cards stacked ten screens high.
-  return h("div", {class: "groups"}, groups.map((g) => {
-    const r = row(choices.filter((c) => c.group === g));
-    r.classList.add("group-row");
-    return h("div", {class: "choice-group", "data-group": g}, h("h4", {}, plain(g).text), r);
-  }));
+  // Several legions (God Num before one is bound, GN-2 rev. 2): a tap chooses the legion,
+  // then only its cards show (issue 20), not 120 faces in sideways rows.
+  return legionPicker(groups, (g) => row(choices.filter((c) => c.group === g)));
+}
+
+// The legion this page looks at (God Num): kept across redraws until it is no choice any more.
+export const legionShown = {name: null};
+export function legionPicker(groups, cardsOf) {
+  const box = h("div", {class: "groups"});
+  const draw = () => {
+    const g = groups.includes(legionShown.name) ? legionShown.name : null;
+    box.replaceChildren(
+      h("div", {class: "legion-pick", role: "group", "aria-label": "choose a legion"}, groups.map((x) =>
+        h("button", {type: "button", "aria-pressed": String(x === g), "data-group": x,
+          onclick: () => { legionShown.name = x; draw(); }}, plain(x).text))),
+      g ? h("div", {class: "choice-group", "data-group": g}, cardsOf(g))
+        : h("p", {class: "muted"}, "Choose a legion: its cards show here."));
+  };
+  draw();
+  return box;
 }
 
 // A choice among card faces: drawn as pictures, however many there are.
@@ -93,7 +106,8 @@ function cardPicker(a, f, base) {
   const list = fieldFaces(f);
   const kids = [];
   if (list.length) {
-    kids.push(h("div", {class: "card-tiles"}, list.map((x) => {
+    // Many faces (a Shrine lot card from a whole deck): smaller tiles, four to a phone's row.
+    kids.push(h("div", {class: "card-tiles" + (list.length > MANY ? " many" : "")}, list.map((x) => {
       const blocked = x.ok === false ? (x.why || "not allowed now") : null;
       return cardTile(x, {blocked, note: x.hint ? plain(x.hint).text : (blocked ? plain(blocked).text : null),
         onTap: blocked ? refusedTap(blocked) : (ev) => post(a, {...base, ...cardBody(a, f, x.face)}, ev.currentTarget)});
@@ -134,9 +148,15 @@ function byName(v) {
 function intPicker(a, f, base) {
   if (Array.isArray(f.suggest) && f.suggest.length && f.suggest.length <= MANY) {
     return h("div", {class: "buttons"}, f.suggest.map((n) => h("button", {type: "button", class: "choice",
-      "data-action": a.type, "data-value": String(n), onclick: (ev) => post(a, {...base, [f.name]: n}, ev.currentTarget)}, String(n))));
+      "data-action": a.type, "data-value": String(n), onclick: (ev) => post(a, {...base, [f.name]: n}, ev.currentTarget)},
+      sayNumber(f, n))));
   }
   return null;
+}
+
+// A number's button in the engine's words ("bid {n} Oinks"), or the number alone.
+function sayNumber(f, n) {
+  return typeof f.say === "string" ? plain(f.say.replace("{n}", String(n))).text : String(n);
 }
 
 function intInput(f) {
@@ -263,14 +283,40 @@ function actionBox(a) {
   const fixed = fields.filter((f) => f.kind === "choice" && !f.optional && (f.choices || []).length === 1 && f.default === undefined);
   const base = Object.fromEntries(fixed.map((f) => [f.name, f.choices[0].value]));
   const open = fields.filter((f) => !fixed.includes(f));
+  const weapon = fields.find((f) => f.name === "card" && (f.choices || []).some((c) => Array.isArray(c.strikes)));
+  if (weapon) {
+    // One weapon at one target is one tap (MR-7), and so are two weapons at one target;
+    // two weapons at two targets: the form, folded.
+    const strike = (key, label, body) => h("button", {type: "button", class: "choice", "data-action": a.type,
+      "data-strike": JSON.stringify(key), onclick: (ev) => post(a, {...base, ...body}, ev.currentTarget)}, plain(label).text);
+    const ws = weapon.choices.filter((c) => Array.isArray(c.strikes));
+    const both = fields.length > 2 ? ws.flatMap((c, i) => ws.slice(i + 1).flatMap((d) => c.strikes
+      .filter((st) => d.strikes.some((x) => x.target === st.target))
+      .map((st) => {
+        // "Wind Bow (…) at Ben: 3 damage": the weapon before " at ", the player after it.
+        const [mine, rest] = st.label.split(" at ");
+        const other = d.strikes.find((x) => x.target === st.target).label.split(" at ")[0];
+        return strike([c.value, d.value, st.target], `${mine} and ${other} at ${(rest || "").split(":")[0]}`,
+          {card: c.value, target: st.target, card2: d.value, target2: st.target});
+      }))) : [];
+    return h("div", {class: "action", "data-action": a.type}, head(a),
+      h("div", {class: "buttons strikes"}, ws.flatMap((c) => c.strikes.map((st) =>
+        strike([c.value, st.target], st.label, {card: c.value, target: st.target}))), both),
+      fields.length > 2 ? h("details", {class: "type-code"}, h("summary", {}, "two weapons at two players"), fieldForm(a, true)) : null);
+  }
   if (open.length === 0) {
     return h("div", {class: "action", "data-action": a.type}, head(a, null), h("div", {class: "buttons"},
       h("button", {type: "button", "data-action": a.type, onclick: (ev) => post(a, base, ev.currentTarget)}, plain(a.label).text)));
   }
-  if (open.length === 1 && a.type === "move" && C.game === "mountains" && open[0].kind === "choice") {
-    // The board is the picker (MR-5): tap a highlighted tile; the list stays for a keyboard.
-    return h("div", {class: "action", "data-action": a.type}, head(a),
-      h("p", {class: "tap-board"}, "Tap a highlighted tile on the board."),
+  if (a.dice && open.length >= 1 && open.every((f) => f.kind === "int")) {
+    // Real dice rolled at the table (MR-11): one tile per outcome, one tap (issue 20).
+    return h("div", {class: "action", "data-action": a.type}, head(a), diceTiles(a, open, base));
+  }
+  if (open.length === 1 && a.type === "move" && open[0].on_board && boards[C.game]) {
+    // The board is the picker (MR-5), right under the prompt: tap a highlighted tile; the
+    // list stays for a keyboard.
+    return h("div", {class: "action", "data-action": a.type}, head(a, plain(a.label).text + ": tap a highlighted tile"),
+      boards[C.game](store.snap),
       h("details", {class: "type-code"}, h("summary", {}, "or pick from a list"), choiceButtons(a, open[0], base)));
   }
   if (open.length === 1) {
@@ -282,6 +328,12 @@ function actionBox(a) {
       // One card to choose (God Num's Burden, GN-3): one tap on it.
       return h("div", {class: "action", "data-action": a.type}, head(a), choiceButtons(a, f, base, (v) => [v]));
     }
+    if (f.kind === "card" && f.multiple && fieldFaces(f).length) {
+      // One card at a time from a known set (Gem Complete's reveal, GC-4): a tile is a tap;
+      // the typed field still takes several.
+      return h("div", {class: "action", "data-action": a.type}, head(a), cardTiles(a, f, base, (x) => [x]),
+        h("details", {class: "type-code"}, h("summary", {}, "type a code"), fieldForm(a)));
+    }
     if (f.kind === "card" && !f.multiple) {
       const where = zoneWords(f.zone);
       return h("div", {class: "action", "data-action": a.type},
@@ -289,10 +341,19 @@ function actionBox(a) {
     }
     if (f.kind === "int") {
       const buttons = intPicker(a, f, base);
-      if (buttons) return h("div", {class: "action", "data-action": a.type}, head(a), buttons);
+      // Buttons for the likely numbers; any other legal one typed under "another amount".
+      const more = buttons && f.max !== undefined && Math.max(...f.suggest) < f.max
+        ? h("details", {class: "type-code"}, h("summary", {}, "another amount"), fieldForm(a, true)) : null;
+      if (buttons) return h("div", {class: "action", "data-action": a.type}, head(a), buttons, more);
     }
   }
-  const proposed = allDefaults(fields);
+  return fieldForm(a);
+}
+
+// The whole action as a form: each field's input, one button that says what it sends.
+function fieldForm(a, unfolded) {
+  const fields = a.fields || [];
+  const proposed = allDefaults(fields) && !unfolded;
   const form = h("form", {class: "action" + (a.proposed ? " proposed" : ""), "data-action": a.type}, head(a),
     a.proposed && a.confirm ? h("p", {class: "proposal"}, plain(a.confirm).text) : null,
     proposed ? h("details", {class: "change"}, h("summary", {}, "change"), fields.map((f) => fieldInput(f, a)))
@@ -303,8 +364,49 @@ function actionBox(a) {
     const r = await post(a, collect(form, a), form.querySelector("button[type=submit]"));
     if (r && r.ok) form.reset();
   });
+  const ints = fields.filter((f) => f.kind === "int");
+  if (!a.proposed && ints.length === 1 && fields.length === 1) {
+    // A number's button says the number it sends ("Ana: bid 7", issue 20).
+    const input = form.elements[ints[0].name];
+    const submit = form.querySelector("button[type=submit]");
+    const say = () => {
+      submit.textContent = input.value === "" ? plain(a.label).text
+        : (ints[0].say ? sayNumber(ints[0], input.value) : plain(a.label).text + " " + input.value);
+    };
+    form.addEventListener("input", say);
+    form.addEventListener("click", () => setTimeout(say, 0));
+    form.addEventListener("reset", () => setTimeout(say, 0));
+    say();
+  }
   return form;
 }
+
+// Every outcome of the dice as its own tile: 1-6 for one die, the 21 pairs for two.
+const PIPS = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+function diceTiles(a, fields, base) {
+  let outcomes = [[]];
+  for (let i = 0; i < fields.length; i++) {
+    outcomes = outcomes.flatMap((o) => [1, 2, 3, 4, 5, 6].filter((n) => !o.length || n >= o[o.length - 1]).map((n) => [...o, n]));
+  }
+  return h("div", {class: "dice-tiles" + (fields.length > 1 ? " pairs" : "")}, outcomes.map((o) =>
+    h("button", {type: "button", class: "choice die", "data-action": a.type, "data-dice": JSON.stringify(o),
+      "aria-label": o.length > 1 ? `${o[0]} and ${o[1]}` : String(o[0]),
+      onclick: (ev) => post(a, {...base, ...Object.fromEntries(fields.map((f, i) => [f.name, o[i]]))}, ev.currentTarget)},
+    o.map((n) => h("span", {class: "pip", "aria-hidden": "true"}, PIPS[n - 1])), h("b", {}, o.join(" + ")))));
+}
+
+// Card tiles that each send one card; ``wrap`` shapes the value (a list of one).
+function cardTiles(a, f, base, wrap) {
+  return h("div", {class: "card-tiles"}, fieldFaces(f).map((x) => {
+    const blocked = x.ok === false ? (x.why || "not allowed now") : null;
+    return cardTile(x, {blocked, note: x.hint ? plain(x.hint).text : (blocked ? plain(blocked).text : null),
+      onTap: blocked ? refusedTap(blocked) : (ev) => post(a, {...base, [f.name]: wrap(x.face)}, ev.currentTarget)});
+  }));
+}
+
+// A game's board drawn inside its move (Mountains & Rivers): set by app.js, so this module
+// needs no game module.
+export const boards = {};
 
 export function renderActions(s) {
   const el = $("actions");
@@ -321,7 +423,16 @@ export function renderActions(s) {
   const sig = JSON.stringify(list);
   if (el.dataset.sig === sig) return;
   el.dataset.sig = sig;
-  el.replaceChildren(...list.map(actionBox));
+  el.dataset.game = C.game;  // a game's own look for its moves (app.css)
+  // Moves the engine marks ``by_hand`` (a card effect typed in, not the step's own move)
+  // fold under one heading below the rest: the main step stays in sight (issue 20).
+  const hand = list.filter((a) => a.by_hand);
+  // What can be done now comes first; what cannot (greyed, with its reason) after it, so
+  // the next move is on the first screen (issue 20).
+  const now = list.filter((a) => !a.by_hand && !a.why && !a.disabled);
+  const later = list.filter((a) => !a.by_hand && (a.why || a.disabled));
+  el.replaceChildren(...now.map(actionBox), ...later.map(actionBox),
+    ...(hand.length ? [h("details", {class: "by-hand"}, h("summary", {}, "Card effects, entered by hand"), hand.map(actionBox))] : []));
 }
 
 function waitingWords(s) {

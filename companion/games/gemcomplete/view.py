@@ -198,6 +198,10 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
     proposed = proposal(state)
     if proposed is not None:
         acts.append(_proposed_action(state, proposed))
+    # The step's own button comes first, right under the prompt (issue 20); the effects
+    # entered by hand (``by_hand``) come last, folded on the page.
+    label = "Draw Step: draw 1" if state.step == "recovery" else "End turn"
+    acts.append({"type": "next", "label": label, "seat": cur, "fields": [], "rule": "GC-3"})
     if state.step == "main" and not state.set_this_turn and side.hand_count:
         acts.append({"type": "set", "label": "Set a card in the Locus", "seat": cur,
                      "rule": "GC-3",
@@ -231,8 +235,8 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
                             {"name": "to", "label": "To", "kind": "choice",
                              "choices": [{"value": "hand", "label": "hand"},
                                          {"value": "deck", "label": "deck"}]}]})
-    label = "Draw Step: draw 1" if state.step == "recovery" else "End turn"
-    acts.append({"type": "next", "label": label, "seat": cur, "fields": [], "rule": "GC-3"})
+    for a in acts[-4:]:
+        a["by_hand"] = True
     return acts
 
 

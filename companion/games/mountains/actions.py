@@ -3,7 +3,8 @@
 Only legal choices are listed; what is not possible now is listed with the reason in plain
 words (``why``/``disabled``, C-8) and its ruling id apart (``rule``). Card fields list the
 faces that can go to their zone now (``faces``); the move is a choice of the reachable tiles,
-tapped on the board (``on_board``); skills say their cost and effect before they are spent
+tapped on the board (``on_board``); a roll of real dice says how many (``dice``: the page
+offers one tile per outcome); skills say their cost and effect before they are spent
 (``confirm``).
 """
 
@@ -69,7 +70,7 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
     if s.phase == "order":
         if physical and x in order_needs(s):
             out.append({"type": "roll", "label": "Enter your pick-order roll", "seat": x,
-                        "fields": _die_fields(1), "rule": "MR-3"})
+                        "fields": _die_fields(1), "dice": 1, "rule": "MR-3"})
         return out
     if s.phase == "pick":
         picker = s.pick_order[sum(1 for p in s.players if p.character)]
@@ -104,7 +105,7 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
                     {"value": False, "label": f"Stay on {here}"}]}], "rule": "MR-5"})
         elif p.kind == "roll" and physical:
             out.append({"type": "roll", "label": "Enter the die of your skill 1", "seat": x,
-                        "fields": _die_fields(1), "rule": "MR-8"})
+                        "fields": _die_fields(1), "dice": 1, "rule": "MR-8"})
         elif p.kind == "result" and x in s.living and (not referee or x == p.seat):
             # The drawer's phone, the chosen opponent's, or the referee's (once) enters the
             # result (C-7, MR-9). One choice per possible outcome ([winner, loser]): the
@@ -138,7 +139,8 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
         return out
     if not s.moved and not s.roll and physical:
         out.append({"type": "roll", "label": "Enter your movement roll", "seat": x,
-                    "fields": _die_fields(2 if s.showdown else 1), "rule": "MR-5"})
+                    "fields": _die_fields(2 if s.showdown else 1),
+                    "dice": 2 if s.showdown else 1, "rule": "MR-5"})
     moves = reachable_moves(s)
     if not s.moved and s.roll:
         # One tap on a highlighted tile of the board (``on_board``), or a button per tile.
@@ -180,9 +182,13 @@ def _attack_action(s: MountainsState, x: int) -> JSONDict | None:
     for w in legal:
         them = targets_in_range(s, x, w)
         reached.update(them)
+        # ``strikes``: one tap per weapon and target the page may offer (issue 20).
         w_choices.append({"value": w, "label": f"{s.weapon_label(w)}: "
                           f"{weapon_damage(s, x, w)} damage, reaches "
-                          f"{', '.join(s.name(y) for y in them)}"})
+                          f"{', '.join(s.name(y) for y in them)}",
+                          "strikes": [{"target": y, "label": f"{s.weapon_label(w)} at "
+                                       f"{s.name(y)}: {weapon_damage(s, x, w)} damage"}
+                                      for y in them]})
     targets = _seat_choices(s, sorted(reached))
     fields: list[JSONDict] = [
         {"name": "card", "label": "Weapon", "kind": "choice", "choices": w_choices},

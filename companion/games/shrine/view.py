@@ -50,7 +50,7 @@ from companion.games.shrine.state import (
     seat_names,
 )
 
-SUGGEST_MAX = 8  # up to this many legal bids are offered as buttons (issue 11)
+SUGGEST_MAX = 8  # the lowest legal bids offered as buttons (issue 11, issue 20)
 START_TEXT = ("Everyone draws a card from the shuffled deck and shows it: the highest face "
               "value starts.")
 
@@ -261,15 +261,16 @@ def actions(state: ShrineState, seat: int | None) -> list[JSONDict]:
         if legal:
             field: JSONDict = {"name": "amount", "label": "Oinks", "kind": "int",
                                "min": legal[0], "max": legal[-1], "default": legal[0],
-                               "forbidden_units": forbidden_units(state, s)}
-            if len(legal) <= SUGGEST_MAX:
-                field["suggest"] = legal
+                               "forbidden_units": forbidden_units(state, s),
+                               "say": "bid {n} Oinks"}  # each button says its amount
+            # The lowest legal bids as one-tap buttons (issue 20); more than these: the
+            # page adds a field for another amount.
+            field["suggest"] = legal[:SUGGEST_MAX]
             out.append({"type": "bid", "label": f"{state.name(s)}: bid", "seat": s,
                         "rule": "SK-4", "fields": [field]})
+        # One tap, no confirm (issue 20): the referee's undo puts a mistaken pass right.
         out.append({"type": "pass", "label": f"{state.name(s)}: pass", "seat": s,
-                    "rule": "SK-3", "fields": [],
-                    "confirm": f"{state.name(s)} passes and cannot bid again for "
-                               f"{lot_text(state)}."})
+                    "rule": "SK-3", "fields": []})
     elif state.phase == "payment" and seat in (None, state.high):
         s = state.high
         proposal = propose_payment(state)

@@ -4,6 +4,7 @@
 // them as card pictures); out of turn this panel shows the legion's cards, not tappable.
 import {C, h, seatLabel} from "../core.js";
 import {cardTile, cardRow} from "../tiles.js";
+import {legionPicker} from "../forms.js";
 import {stat, seatTable, titled} from "./common.js";
 
 export default function godnum(v, s) {
@@ -24,14 +25,12 @@ export default function godnum(v, s) {
   if (Array.isArray(v.legal) && v.legal.length && !playing) {
     // Out of turn: every card is "not now" for the same reason, said once in the heading.
     // Before a legion is chosen the list spans every free legion ("Metal 1 (Metal-Water)"):
-    // one sideways row per legion, not five legions stacked down the phone (GN-2 rev. 2).
+    // a tap picks the legion to look at, then only its cards show (GN-2 rev. 2, issue 20).
     const legion = (x) => (/\(([^()]+)\)$/.exec(x.label || "") || [])[1] || "";
     const groups = [...new Set(v.legal.map(legion))];
-    const row = (list) => h("div", {class: "card-tiles" + (groups.length > 1 ? " group-row" : "")},
-      list.map((x) => cardTile({face: x.value}, {small: true})));
+    const row = (list) => h("div", {class: "card-tiles"}, list.map((x) => cardTile({face: x.value}, {small: true})));
     kids.push(titled(groups.length > 1 ? "Your cards, by legion (wait for your turn)" : "Your legion's cards (wait for your turn)",
-      groups.length > 1 ? groups.map((g) => h("div", {class: "choice-group"}, h("h4", {}, g + " Legion"),
-        row(v.legal.filter((x) => legion(x) === g)))) : row(v.legal)));
+      groups.length > 1 ? legionPicker(groups, (g) => row(v.legal.filter((x) => legion(x) === g))) : row(v.legal)));
   }
   return kids;
 }

@@ -41,20 +41,41 @@ function arrowLine(pos, a, z, cls, colour, marker, clear) {
     class: cls, stroke: colour, "marker-end": `url(#${marker})`, "data-from": a, "data-to": z});
 }
 
-function board(v, s) {
+// This page's move, if it has one now (one tap on a highlighted tile, MR-5).
+function moveOf(s) {
+  return ((s && s.actions) || []).find((a) => a.type === "move" && !a.why && !a.disabled && (a.fields || []).length === 1);
+}
+
+// The part of the board a move is about: the reachable tiles and the pawn, with one tile
+// of margin, in tiles [col, row, width, height] from the top left.
+function cropOf(b, tiles, size) {
+  const byId = Object.fromEntries(b.tiles.map((t) => [t.id, t]));
+  const list = tiles.map((id) => byId[id]).filter(Boolean);
+  if (!list.length) return [0, 0, size, size];
+  const c0 = Math.max(1, Math.min(...list.map((t) => t.col)) - 1), c1 = Math.min(size, Math.max(...list.map((t) => t.col)) + 1);
+  const r0 = Math.max(1, Math.min(...list.map((t) => t.row)) - 1), r1 = Math.min(size, Math.max(...list.map((t) => t.row)) + 1);
+  return [c0 - 1, r0 - 1, c1 - c0 + 1, r1 - r0 + 1];
+}
+
+const TAP_PX = 48;  // a tile's size on a phone while moving: above the 44 px minimum
+
+function board(v, s, zoom) {
   const b = v.board;
   const size = b.size || 9;
-  const move = ((s && s.actions) || []).find((a) => a.type === "move" && !a.why && !a.disabled && (a.fields || []).length === 1);
+  const move = moveOf(s);
   const canGo = new Set(move ? (move.fields[0].choices || []).map((c) => c.value) : []);
   const reach = new Set(b.reachable || []);
   const pos = {};
   for (const t of b.tiles) pos[t.id] = [(t.col - 0.5) * CELL, (t.row - 0.5) * CELL];
   const arrowColour = b.arrow_colour || "#000";
-  const svg = h("svg:svg", {viewBox: `0 0 ${size * CELL} ${size * CELL}`, class: "mr-board", role: "img", "aria-label": "the board"},
+  const mk = "mr-";
+  const mine = (b.pawns || []).filter((p) => p.turn || p.seat === C.seat).map((p) => p.tile);
+  const svg = h("svg:svg", {viewBox: `0 0 ${size * CELL} ${size * CELL}`, class: "mr-board" + (zoom ? " zoomed" : ""),
+    role: "group", "aria-label": "the board"},
     h("svg:defs", {},
-      h("svg:marker", {id: "mr-oneway", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "4", markerHeight: "4", orient: "auto"},
+      h("svg:marker", {id: mk + "oneway", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "4", markerHeight: "4", orient: "auto"},
         h("svg:path", {d: "M0,0 L10,5 L0,10 z", fill: arrowColour})),
-      h("svg:marker", {id: "mr-stairs", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto"},
+      h("svg:marker", {id: mk + "stairs", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto"},
         h("svg:path", {d: "M0,0 L10,5 L0,10 z", class: "stairs-head"}))));
   const corners = new Set(b.corners || []);
   for (const t of b.tiles) {
@@ -77,8 +98,8 @@ function board(v, s) {
   // Stairs: dashed, in the entrance's quadrant colour, from the rim of its disc (as printed);
   // one-way passages: a short arrow in the engine's arrow colour.
   const fillOf = Object.fromEntries(b.tiles.map((t) => [t.id, t.fill]));
-  for (const st of b.stairs || []) svg.append(arrowLine(pos, st.from, st.to, "stairs", fillOf[st.from], "mr-stairs", 12));
-  for (const a of b.arrows || []) svg.append(arrowLine(pos, a.from, a.to, "oneway", arrowColour, "mr-oneway", 8));
+  for (const st of b.stairs || []) svg.append(arrowLine(pos, st.from, st.to, "stairs", fillOf[st.from], mk + "stairs", 12));
+  for (const a of b.arrows || []) svg.append(arrowLine(pos, a.from, a.to, "oneway", arrowColour, mk + "oneway", 8));
   // Pawns: big, in the engine's colour, the character's initials; several on a tile side by side.
   const at = {};
   for (const p of b.pawns || []) if (pos[p.tile]) (at[p.tile] = at[p.tile] || []).push(p);
@@ -93,7 +114,30 @@ function board(v, s) {
         h("svg:title", {}, p.name)));
     });
   }
+  if (zoom) {
+    // Each tile TAP_PX wide: a board wider than the phone pans inside its own frame, which
+    // opens on the pawn and the tiles it can reach.
+    svg.setAttribute("width", String(size * TAP_PX));
+    svg.setAttribute("height", String(size * TAP_PX));
+    const pan = h("div", {class: "mr-pan"}, svg);
+    const [cx, cy, cw, ch] = cropOf(b, [...canGo, ...mine], size);
+    const home = b.tiles.find((t) => t.id === mine[0]) || {col: cx + 1, row: cy + 1};
+    const [px, py] = [home.col - 0.5, home.row - 0.5];
+    requestAnimationFrame(() => {
+      // The reachable tiles centred when they fit the frame, else the pawn: never cut off.
+      const fitsX = cw * TAP_PX <= pan.clientWidth, fitsY = ch * TAP_PX <= pan.clientHeight;
+      pan.scrollLeft = (fitsX ? cx + cw / 2 : px) * TAP_PX - pan.clientWidth / 2;
+      pan.scrollTop = (fitsY ? cy + ch / 2 : py) * TAP_PX - pan.clientHeight / 2;
+    });
+    return pan;
+  }
   return h("div", {class: "mr"}, svg, legend(b, canGo.size > 0));
+}
+
+// The board inside the move (forms.js): tiles large enough to tap, opened on the pawn.
+export function moveBoard(s) {
+  const v = (s && s.view) || {};
+  return v.board && v.board.tiles ? board(v, s, true) : null;
 }
 
 // The legend in words, from the engine's own ``legend`` (the printed board's marks and texts).
@@ -120,7 +164,9 @@ function legend(b, tapToMove) {
 
 export default function mountains(v, s) {
   const kids = [];
-  if (v.board && v.board.tiles) kids.push(board(v, s));
+  // While this page moves, the board is drawn inside the move, right under the prompt
+  // (forms.js); the panel keeps its legend.
+  if (v.board && v.board.tiles) kids.push(moveOf(s) ? legend(v.board, true) : board(v, s, false));
   if (v.players) kids.push(seatTable(v.players, [["player", (r) => r.name], ["character", (r) => r.character_name || "—"],
     ["HP", (r) => r.hp], ["tile", (r) => r.tile || "—"],
     ["weapons", (r) => (r.weapons || []).length ? cardRow(r.weapons, {small: true}) : "—"]], {hot: v.turn}));
