@@ -111,11 +111,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops,  # type: ignore[method-assign]
                                 x_host=hops)
 
-    from web import api, pages, photos
+    from web import api, pages, photos, rules
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(photos.bp)
+    app.register_blueprint(rules.bp)
     api.register_error_handlers(app)
     api.register_guards(app)
     return app

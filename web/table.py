@@ -157,7 +157,22 @@ class Table:
                         r.voided_by = rec.seq
                     self.match.undo(len(group))
                 self.records.append(rec)
+            # A seat re-issued through another process: its old token stops here too.
+            tokens = store.seat_tokens(self.id)
+            if tokens is not None and tokens != self.config["seat_tokens"]:
+                self.config["seat_tokens"] = tokens
             return len(new)
+
+    def reissue_seat(self, seat: int, store: EventStore) -> str:
+        """A new token for ``seat`` (a lost phone, a peek): stored first, then the old one
+        stops opening anything. Returns the new token."""
+        with self.lock:
+            tokens = list(self.config["seat_tokens"])
+            tokens[seat - 1] = secrets.token_urlsafe(18)
+            store.set_seat_tokens(self.id, tokens)  # raises: nothing changed
+            self.config["seat_tokens"] = tokens
+            self._cache.clear()
+            return str(tokens[seat - 1])
 
     def remembered_scan(self, store: EventStore, key: ScanKey) -> bool:
         """Whether another process answered this sender's scan id already (then it is in

@@ -14,15 +14,30 @@ const STANDINGS = {
   gemcomplete: (v) => (v.seats || []).map((p) => [p.name, count((p.locus || []).filter((c) => c.gem).length, "gem"), (p.locus || []).filter((c) => c.gem).length]),
 };
 
+// Why the game ended, for the games whose last ruling does not say it on every page.
+const WHY = {
+  wuxing: (v) => {
+    const out = (v.players || []).filter((p) => p.out || p.cards === 0).map((p) => p.name);
+    if ((v.universe_left ?? 1) === 0 && out.length === 0) return "The Universe deck ran out: the most cards wins.";
+    if (out.length) return `${names(out)} ran out of cards.`;
+    return "";
+  },
+};
+
 export function renderEnd(s) {
   const box = $("end");
   if (!box) return;
   box.hidden = !s.finished;
   if (!s.finished) return;
-  const rows = (STANDINGS[s.game] ? STANDINGS[s.game](s.view || {}) : []).sort((a, b) => b[2] - a[2]);
   const winners = (s.winners || []).map((w) => C.players[w - 1]);
+  // The winner first in every game's standings (issue 20 §5), then by each game's figure.
+  const rows = (STANDINGS[s.game] ? STANDINGS[s.game](s.view || {}, s) : [])
+    .map((r, i) => [...r, i])
+    .sort((a, b) => (winners.includes(b[0]) - winners.includes(a[0])) || (b[2] - a[2]) || (a[3] - b[3]));
+  const why = WHY[s.game] ? WHY[s.game](s.view || {}) : "";
   box.replaceChildren(...[
-    h("p", {class: "winner-big"}, winners.length ? `${names(s.winners)} ${winners.length === 1 ? "wins" : "win"}!` : "The game is over: no winner."),
+    h("h2", {class: "winner-big"}, winners.length ? `${names(s.winners)} ${winners.length === 1 ? "wins" : "win"}!` : "The game is over: no winner."),
+    why ? h("p", {class: "end-why"}, why) : null,
     rows.length ? h("ol", {class: "standings"}, rows.map(([n, fig]) =>
       h("li", {class: winners.includes(n) ? "won" : ""}, h("b", {}, n), h("span", {}, fig)))) : null,
     C.role === "host" ? h("button", {type: "button", id: "play-again", onclick: playAgain}, "Play again with the same players") : null].filter(Boolean));
