@@ -182,8 +182,10 @@ def _table(lines: list[str]) -> str:
     head = "".join(f"<th>{inline(c)}</th>" for c in rows[0])
     body = "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>"
                    for r in rows[1:])
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody>' \
-           f"</table></div>"
+    # A wide table scrolls on a phone: the region takes focus, so a keyboard scrolls it too.
+    return f'<div class="scroll" tabindex="0" role="region" aria-label="table: ' \
+           f'{html.escape(rows[0][0])}"><table><thead><tr>{head}</tr></thead>' \
+           f"<tbody>{body}</tbody></table></div>"
 
 
 def render(md: str) -> Page:

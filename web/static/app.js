@@ -148,6 +148,17 @@ function followNext(s) {
   setTimeout(() => { location.assign(n.url); }, 1500);
 }
 
+// A part of the page that scrolls sideways (a wide table) takes the keyboard's focus, so
+// what is off to the side can be reached without a mouse (issue 20 §7).
+function scrollRegions() {
+  for (const el of document.querySelectorAll(".scroll:not([tabindex])")) {
+    el.tabIndex = 0;
+    el.setAttribute("role", "region");
+    const head = el.closest("section, .panel, details")?.querySelector("h2, h3, summary");
+    el.setAttribute("aria-label", head ? head.textContent.trim() : "table");
+  }
+}
+
 function render(s) {
   if (store.snap && s.version < store.snap.version) return;  // an older answer arriving late
   store.snap = s;
@@ -163,6 +174,7 @@ function render(s) {
   yourTurn(s);
   tickTimer();
   followNext(s);
+  scrollRegions();
   const v = $("version");
   if (v) v.textContent = "v" + s.version;
   document.body.dataset.version = String(s.version);
