@@ -3,13 +3,23 @@
 import {C, h, $, names, count, plain} from "./core.js";
 import {api, notice, tablePath} from "./api.js";
 
+function groupWords(groups) {
+  const by = new Map();
+  for (const g of groups) {
+    const [n, pts] = by.get(g.kind) || [0, 0];
+    by.set(g.kind, [n + 1, pts + (g.points || 0)]);
+  }
+  return [...by].map(([kind, [n, pts]]) => `${n} ${kind} (${pts})`).join(", ");
+}
+
 // Each game's standings: [name, figure words, sort key (higher first)].
 const STANDINGS = {
   wuxing: (v) => (v.players || []).map((p) => [p.name, count(p.cards ?? 0, "card"), p.cards ?? 0]),
   godnum: (v) => (v.seats || []).map((p) => [p.name, p.eliminated ? "out" : `karma ${p.karma}`, p.eliminated ? -1000 : -(p.karma || 0)]),
   // The engine's final standings (SK-10), each with its influence groups.
+  // The groups by kind ("5 single (5)"), not one by one: Shrine's end fits one screen.
   shrine: (v) => (v.final || []).map((x) => [x.name, count(x.influence, "point") + " · " + count(x.oinks, "Oink") +
-    ((x.groups || []).length ? " · " + x.groups.map((g) => `${g.kind} ${g.points}`).join(", ") : ""), x.influence * 1000 + x.oinks]),
+    ((x.groups || []).length ? " · " + groupWords(x.groups) : ""), x.influence * 1000 + x.oinks]),
   mountains: (v) => (v.players || []).map((p) => [p.name, p.alive === false ? "out" : `${p.hp} HP`, p.alive === false ? -1000 : p.hp]),
   gemcomplete: (v) => (v.seats || []).map((p) => [p.name, count((p.locus || []).filter((c) => c.gem).length, "gem"), (p.locus || []).filter((c) => c.gem).length]),
 };
