@@ -161,3 +161,28 @@ def test_the_camera_and_the_lobby_speak_plainly(
     assert run.startswith("WuXing cards printed ") and run.endswith(" cards"), run
     assert t["run"].run_id not in run
     cam.context.close()
+
+
+@pytest.mark.browser
+def test_a_refusal_names_the_card_and_the_next_step(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """Issue 20 §6: "'FW39-01G' is not a card Ben can show now" becomes the card's name,
+    and the refused player reads what to do next."""
+    from playwright.sync_api import expect
+
+    _, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "wuxing", 3)
+    ben = t["seats"][1]
+    phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
+    phone.goto(ben["join_url"])
+    expect(phone.locator("#live")).to_have_text("live", timeout=20_000)
+    card = next(c for c in t["run"].cards if c.deck != "universe")
+    r = app.test_client().post(f"/api/tables/{t['table']}/scans", headers=bearer(ben["token"]),
+                               json={"payload": card.payload, "zone": "seat:2"})
+    assert r.status_code == 409 and card.serial in r.json["error"]  # the API keeps the code
+    refusal = phone.locator("#refusal")
+    expect(refusal).to_be_visible(timeout=20_000)
+    expect(refusal).to_contain_text(card.face.name)
+    expect(refusal.locator(".next-step")).to_contain_text("show a card you can play now")
+    assert card.serial not in refusal.inner_text()
+    phone.context.close()
