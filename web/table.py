@@ -108,6 +108,9 @@ class Table:
         # "Play again with the same players": the table made from this one, where its
         # pages follow (each viewer to its own page there).
         self.next: Table | None = None
+        # Set when other processes share the store (PostgreSQL): seat tokens are read from
+        # it, since a seat re-issued elsewhere must stop (and start) working here at once.
+        self.shared_store: EventStore | None = None
 
     # -- identity ---------------------------------------------------------------------
     @property
@@ -132,6 +135,13 @@ class Table:
             return HOST
         if secrets.compare_digest(token, self.config["camera_token"]):
             return Viewer("camera")
+        if self.shared_store is not None:
+            # A seat may have been re-issued through another process: its tokens are read
+            # from the store before a seat token (or an unknown one) is let in. Host,
+            # camera and public requests skip this round trip.
+            tokens = self.shared_store.seat_tokens(self.id)
+            if tokens is not None and tokens != self.config["seat_tokens"]:
+                self.config["seat_tokens"] = tokens
         for i, t in enumerate(self.config["seat_tokens"], start=1):
             if secrets.compare_digest(token, t):
                 return Viewer("seat", i)
@@ -157,10 +167,6 @@ class Table:
                         r.voided_by = rec.seq
                     self.match.undo(len(group))
                 self.records.append(rec)
-            # A seat re-issued through another process: its old token stops here too.
-            tokens = store.seat_tokens(self.id)
-            if tokens is not None and tokens != self.config["seat_tokens"]:
-                self.config["seat_tokens"] = tokens
             return len(new)
 
     def reissue_seat(self, seat: int, store: EventStore) -> str:
