@@ -514,6 +514,7 @@ def events(table_id: str) -> Response:
     missed), otherwise the stream waits for the next change.
     """
     table, viewer = table_and_viewer(table_id)
+    tok = token()
     svc = services(current_app)
     ping = float(current_app.config["SSE_PING"])
     retry = int(current_app.config["SSE_RETRY_MS"])
@@ -547,6 +548,8 @@ def events(table_id: str) -> Response:
                     continue
                 if svc.tables.shared:  # woken by another process's commit: catch up
                     table.catch_up(svc.store)
+                if viewer.role == "seat" and not _still_seat(table, tok, viewer):
+                    break  # the seat was re-issued: its old token streams no more
                 v, text = table.versioned_snapshot(viewer)
                 if v == sent and text == sent_text:
                     continue  # a refusal changes the snapshot, not the version
@@ -563,3 +566,27 @@ def events(table_id: str) -> Response:
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
+
+
+# -- seats -----------------------------------------------------------------------------
+def _still_seat(table: Table, tok: str | None, viewer: Viewer) -> bool:
+    """Whether ``tok`` still opens ``viewer``'s seat (not re-issued since)."""
+    try:
+        return table.viewer_for(tok) == viewer
+    except errors.CompanionError:
+        return False
+
+
+@bp.post("/tables/<table_id>/seats/<int:seat>/reissue")
+def reissue_seat(table_id: str, seat: int) -> Response:
+    """A new link for one seat (a lost phone, a peek at another's screen): the host only.
+    The seat's old token stops working at once, in every process sharing the store."""
+    table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)
+    if not 1 <= seat <= len(table.players):
+        raise Refused(f"table {table.id!r} has no seat {seat}; its seats are 1 to "
+                      f"{len(table.players)}", code="unknown_seat", status=404)
+    svc = services(current_app)
+    new = table.reissue_seat(seat, svc.store)
+    svc.broker.publish(table.id, table.version)  # this process's streams: the old one ends
+    return jsonify({"seat": seat, "name": table.players[seat - 1], "token": new,
+                    "join_url": join_url(table, seat), "version": table.version})

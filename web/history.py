@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from web.api import body, table_and_viewer, token
 from web.guard import takes_body
@@ -31,6 +31,15 @@ def _readable(table_id: str) -> tuple[Table, Any]:
         table = tables.archived(table_id)
         return table, table.viewer_for(token())
     return table_and_viewer(table_id)
+
+
+def _may_replay(table: Table, viewer: Any) -> None:
+    """Players and the big screen step back through a game once it is over; during play
+    only the referee may: a replay would be a memory nobody has at the table (GC-4 rev. 2:
+    cards turned face down again are to be remembered, not looked up)."""
+    if viewer.role != "host" and not table.match.state.finished:
+        raise Refused("the replay opens for players when the game is over; during play only "
+                      "the referee can step back", code="replay_after_the_game", status=403)
 
 
 def _runs(table: Table) -> list[dict[str, Any]]:
@@ -67,6 +76,7 @@ def record(table_id: str) -> Response:
 def replay(table_id: str) -> Response:
     """The table as this viewer saw it after record ``?step=N`` (default: the last)."""
     table, viewer = _readable(table_id)
+    _may_replay(table, viewer)
     raw = request.args.get("step", "")
     if raw and (len(raw) > MAX_STEP_TEXT or not raw.isdigit()):
         raise Refused(f"step must be a whole number 0-{len(table.records)}, got "
@@ -77,10 +87,16 @@ def replay(table_id: str) -> Response:
 
 @bp.get("/t/<table_id>/replay")
 def replay_page(table_id: str) -> str:
-    """Step through a game: previous, next, a slider and the arrow keys."""
-    table, viewer = _readable(table_id)
-    return render_template("replay.html", table=table, role=viewer.role,
-                           token=token() or "", seat=viewer.seat)
+    """Step through a game: previous, next, a slider and the arrow keys. The page takes
+    its token out of the address bar and keeps it in the tab (a reload comes without one:
+    the shell holds nothing private, and the steps are asked for with the token)."""
+    try:
+        table, viewer = _readable(table_id)
+        if token():
+            _may_replay(table, viewer)
+    except Refused as exc:
+        abort(exc.status if exc.status in (403, 404) else 404, str(exc).capitalize() + ".")
+    return render_template("replay.html", table=table, token=token() or "", seat=viewer.seat)
 
 
 @bp.get("/history")

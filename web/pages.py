@@ -66,12 +66,15 @@ def index() -> str:
 def table_page(table_id: str) -> str:
     table = _table(table_id)
     url = page_urls(table)["table"]
-    # The join codes carry seat tokens: only the host's own link to the big screen shows
-    # them; the page itself still reads the public view (no token in its configuration).
-    seats = _seats(table) if _is_host(table) else []
     # The table's own opening chance (C-4) is no play: the join codes stay until a real one.
     opening = next((i for i, r in enumerate(table.records) if r.who != "companion"),
                    len(table.records))
+    started = any(r.kind == "event" and r.who != "companion" for r in table.records)
+    # The join codes carry seat tokens: only the host's own link to the big screen shows
+    # them, and only until the first play (issue 18 §5: a code scanned mid-game opens
+    # another seat's hidden cards); then only the referee page has them. The page itself
+    # reads the public view (no token in its configuration).
+    seats = _seats(table) if _is_host(table) and not started else []
     return render_template("table.html", table=table, role="public", token="", seat=None,
                            watch_url=url, watch_qr=_qr_svg(url), seats=seats, opening=opening)
 
@@ -79,7 +82,12 @@ def table_page(table_id: str) -> str:
 @bp.get("/t/<table_id>/seat/<int:seat>")
 def seat_page(table_id: str, seat: int) -> str:
     table = _table(table_id)
-    token = _role(table, "seat", seat)
+    if not 1 <= seat <= len(table.players):
+        abort(404, f"Table {table_id!r} has no seat {seat}.")
+    # The page takes its token out of the address bar once loaded (issue 18 §5) and keeps
+    # it in the tab's sessionStorage, so a reload comes without one: the shell it gets
+    # holds nothing private (the name is on the big screen) and reads the token back.
+    token = _role(table, "seat", seat) if "token" in request.args else ""
     return render_template("seat.html", table=table, role="seat", token=token, seat=seat,
                            name=table.players[seat - 1])
 

@@ -167,6 +167,40 @@ class PgStore:
         with self.pool.connection() as db:
             db.execute("UPDATE tables SET deleted = %s WHERE id = %s", (when, table_id))
 
+    # A re-issued seat (issue 18 §5): every process reads the tokens from here before it
+    # lets a token in (``Table.catch_up``), so an old one stops working at once everywhere.
+    def set_seat_tokens(self, table_id: str, tokens: list[str]) -> None:
+        """Store a table's seat tokens in its configuration; other processes' streams are
+        woken (NOTIFY) so a stream opened with the old token ends."""
+        try:
+            with self.pool.connection() as db, db.transaction():
+                row = db.execute("SELECT config FROM tables WHERE id = %s FOR UPDATE",
+                                 (table_id,)).fetchone()
+                if row is None:
+                    raise StorageUnavailable(f"table {table_id!r} is not stored; nothing "
+                                             "was changed")
+                config = json.loads(row[0])
+                config["seat_tokens"] = list(tokens)
+                db.execute("UPDATE tables SET config = %s WHERE id = %s",
+                           (json.dumps(config), table_id))
+                top = db.execute("SELECT coalesce(max(seq), 0) FROM records WHERE "
+                                 "table_id = %s", (table_id,)).fetchone()
+                self._notify(db, table_id, int(top[0]) if top else 0)
+        except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
+            raise StorageUnavailable(
+                f"the server cannot reach its database now ({type(exc).__name__}); nothing "
+                "was changed, try again in a moment") from None
+
+    def seat_tokens(self, table_id: str) -> list[str] | None:
+        """A table's stored seat tokens (``None``: no such table)."""
+        with self.pool.connection() as db:
+            row = db.execute("SELECT config::json -> 'seat_tokens' FROM tables WHERE id = %s",
+                             (table_id,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        tokens = row[0] if isinstance(row[0], list) else json.loads(row[0])
+        return [str(t) for t in tokens]
+
     def deleted_ids(self) -> dict[str, float]:
         """Archived tables: id -> when deleted."""
         with self.pool.connection() as db:

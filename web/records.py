@@ -50,26 +50,32 @@ def _last_play(table: Table, state: Any, viewer: Viewer) -> Any:
     return table.rules.last_play(state, 0 if viewer.role == "host" else viewer.seat)
 
 
-def _said(table: Table, rec: Record, state: Any, viewer: Viewer) -> str:
-    """The ruling of ``rec`` in the words ``viewer`` may read, made from the state after it."""
+def _said(table: Table, rec: Record, viewer: Viewer, play: Any = None, now: Any = None
+          ) -> str:
+    """The ruling of ``rec`` in the words ``viewer`` may read, as the page's history tells
+    it: told as the table stands ``now`` (a card turned face down again since is not named,
+    issue 18 §2), else in the public words of the moment."""
     if rec.kind == "timer":
         return rec.public or rec.ruling
     if rec.kind == "undo":
-        said: Mapping[str, str] = rec.body.get("said", {})
-        key = "host" if viewer.role == "host" else viewer.key
-        return "Undone: " + str(said.get(key) or said.get("public") or "the last play")
+        return "Undone: " + table._undone_words(rec, viewer)
     if viewer.role == "host":
         return rec.ruling
-    text = _view(table, state, viewer).get("ruling")
-    return str(text) if text else ""
+    seat = viewer.seat if viewer.role == "seat" else None
+    if play is not None and now is not None:
+        told = table.rules.retell(now, play, seat)
+        if told:
+            return str(told)
+    return rec.public
 
 
-def _replayed(table: Table) -> Iterator[tuple[Record, Any]]:
-    """Each record of ``table`` with the state after it."""
+def _replayed(table: Table) -> Iterator[tuple[Record, Any, Any]]:
+    """Each record of ``table`` with the state after it and, for an event, its play."""
     match = Match(table.rules, table.match.setup)
     records = list(table.records)
     states = states_after(match, ((r.kind, r.body) for r in records))
-    yield from zip(records, states, strict=True)
+    for rec, state in zip(records, states, strict=True):
+        yield rec, state, match.plays[-1] if rec.kind == "event" and match.plays else None
 
 
 def standings(game: str, view: Mapping[str, Any], winners: list[int],
@@ -116,19 +122,20 @@ def record_of(table: Table, viewer: Viewer, runs: list[dict[str, Any]] | None = 
     """The record of ``table`` as ``viewer`` may read it (see the module doc)."""
     with table.lock:
         players = table.players
+        steps = list(_replayed(table))
+        state = steps[-1][1] if steps else table.match.initial
         events: list[dict[str, Any]] = []
-        state = table.match.initial
         finished_at: float | None = None
-        for rec, state in _replayed(table):
+        for rec, after, play in steps:
             line: dict[str, Any] = {
                 "seq": rec.seq, "time": rec.time, "kind": rec.kind,
                 "who": who_words(rec.who, players), "sent_by": rec.who,
-                "ruling": _said(table, rec, state, viewer), "undone": rec.voided,
+                "ruling": _said(table, rec, viewer, play, state), "undone": rec.voided,
             }
             if viewer.role == "host":
                 line["event"] = rec.body
             events.append(line)
-            finished_at = (finished_at or rec.time) if state.finished else None
+            finished_at = (finished_at or rec.time) if after.finished else None
         final = _view(table, state, viewer)
         winners = list(state.winners)
         started = next((r.time for r in table.records if r.who != "companion"), None)
@@ -183,7 +190,7 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
         rec = records[-1] if records else None
         undone = None
         if rec is not None and rec.kind == "undo":
-            undone = _said(table, rec, state, viewer)[len("Undone: "):]
+            undone = table._undone_words(rec, viewer)
         return {
             "version": step,
             "steps": total,
@@ -200,7 +207,8 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
             "time": rec.time if rec else table.created,
             "who": who_words(rec.who, table.players) if rec else "",
             "kind": rec.kind if rec else "start",
-            "ruling": _said(table, rec, state, viewer) if rec else "",
+            "ruling": _said(table, rec, viewer, match.plays[-1] if match.plays else None,
+                            state) if rec else "",
             "actions": [],
         }
 

@@ -148,6 +148,10 @@ class EventStore(Protocol):
 
     def delete_table(self, table_id: str, when: float) -> None: ...
 
+    def set_seat_tokens(self, table_id: str, tokens: list[str]) -> None: ...
+
+    def seat_tokens(self, table_id: str) -> list[str] | None: ...
+
     def deleted_ids(self) -> dict[str, float]: ...
 
     def table_ids(self) -> list[str]: ...
@@ -279,6 +283,25 @@ class Store:
         """Archive a table: it is no longer loaded; its rows stay in the file."""
         with self._tx() as db:
             db.execute("UPDATE tables SET deleted = ? WHERE id = ?", (when, table_id))
+
+    # A re-issued seat (issue 18 §5): the table's configuration keeps the seat tokens.
+    def set_seat_tokens(self, table_id: str, tokens: list[str]) -> None:
+        """Store a table's seat tokens (one changed by a re-issue) in its configuration."""
+        with self._tx() as db:
+            row = db.execute("SELECT config FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                raise StorageUnavailable(f"table {table_id!r} is not stored; nothing was changed")
+            config = _object(row[0])
+            config["seat_tokens"] = list(tokens)
+            db.execute("UPDATE tables SET config = ? WHERE id = ?",
+                       (json.dumps(config), table_id))
+
+    def seat_tokens(self, table_id: str) -> list[str] | None:
+        """A table's stored seat tokens (``None``: no such table)."""
+        with self._lock:
+            row = self._db.execute("SELECT config FROM tables WHERE id = ?",
+                                   (table_id,)).fetchone()
+        return list(_object(row[0])["seat_tokens"]) if row else None
 
     def deleted_ids(self) -> dict[str, float]:
         """Archived tables: id -> when deleted."""

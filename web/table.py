@@ -104,6 +104,9 @@ class Table:
         # "Play again with the same players": the table made from this one, where its
         # pages follow (each viewer to its own page there).
         self.next: Table | None = None
+        # Set when other processes share the store (PostgreSQL): seat tokens are read from
+        # it, since a seat re-issued elsewhere must stop (and start) working here at once.
+        self.shared_store: EventStore | None = None
 
     # -- identity ---------------------------------------------------------------------
     @property
@@ -128,6 +131,13 @@ class Table:
             return HOST
         if secrets.compare_digest(token, self.config["camera_token"]):
             return Viewer("camera")
+        if self.shared_store is not None:
+            # A seat may have been re-issued through another process: its tokens are read
+            # from the store before a seat token (or an unknown one) is let in. Host,
+            # camera and public requests skip this round trip.
+            tokens = self.shared_store.seat_tokens(self.id)
+            if tokens is not None and tokens != self.config["seat_tokens"]:
+                self.config["seat_tokens"] = tokens
         for i, t in enumerate(self.config["seat_tokens"], start=1):
             if secrets.compare_digest(token, t):
                 return Viewer("seat", i)
@@ -155,6 +165,17 @@ class Table:
                     self.match.undo(len(group))
                 self.records.append(rec)
             return len(new)
+
+    def reissue_seat(self, seat: int, store: EventStore) -> str:
+        """A new token for ``seat`` (a lost phone, a peek): stored first, then the old one
+        stops opening anything. Returns the new token."""
+        with self.lock:
+            tokens = list(self.config["seat_tokens"])
+            tokens[seat - 1] = secrets.token_urlsafe(18)
+            store.set_seat_tokens(self.id, tokens)  # raises: nothing changed
+            self.config["seat_tokens"] = tokens
+            self._cache.clear()
+            return str(tokens[seat - 1])
 
     def remembered_scan(self, store: EventStore, key: ScanKey) -> bool:
         """Whether another process answered this sender's scan id already (then it is in

@@ -96,7 +96,9 @@ class Tables:
         setup = build_setup(st.game, st.config["players"], st.config["options"], runs)
         live = [r.body for r in st.records if r.kind == "event" and not r.voided]
         match = Match(rules, setup, live)
-        return Table(st, rules, match, RunBook(runs))
+        table = Table(st, rules, match, RunBook(runs))
+        table.shared_store = self.store if self.shared else None
+        return table
 
     def get(self, table_id: str) -> Table:
         """The table; raises ``Refused``: 404 ``unknown_table``, 410 ``table_deleted``,
@@ -232,6 +234,7 @@ class Tables:
             st = StoredTable(table_id, game, config, now, records, {})
             self.store.create_table(table_id, game, config, now, records)
             table = Table(st, rules, match, RunBook(runs))
+            table.shared_store = self.store if self.shared else None
             self._tables[table_id] = table
         if follows is not None:
             follows.link_next(table)

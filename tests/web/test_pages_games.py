@@ -204,6 +204,7 @@ def test_the_lobby_speaks_plainly_and_keeps_the_referee_link(
     link = page.locator("#referee-link").input_value()
     assert "/referee?token=" in link
     expect(page.locator("#copy-link")).to_be_visible()
+    page.locator("#remember").check()  # only where the host asks (issue 18 §5)
     # Back in the lobby later, this browser lists the table it made, with its referee link.
     page.goto(base + "/")
     expect(page.locator("#mine-list a")).to_have_attribute("href", link)

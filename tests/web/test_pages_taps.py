@@ -136,9 +136,11 @@ def test_a_whole_wuxing_game_by_taps(browser: Any, live_server: tuple[str, Any])
     # The phones follow on their own (point 14): each to its own seat at the new table,
     # with its new token, and that page works there.
     for seat, page in enumerate(phones, start=1):
-        url = f"{base}/t/{new[0].id}/seat/{seat}?token={new[0].config['seat_tokens'][seat - 1]}"
-        expect(page).to_have_url(url, timeout=20_000)
+        # The page then takes its new token out of the address bar (issue 18 §5).
+        expect(page).to_have_url(f"{base}/t/{new[0].id}/seat/{seat}", timeout=20_000)
         expect(page.locator("#live")).to_have_text("live", timeout=20_000)
+        assert page.evaluate(f"sessionStorage.getItem('companion.seat:{new[0].id}:{seat}')") \
+            == new[0].config["seat_tokens"][seat - 1]
         expect(page.locator("h1.me")).to_have_text(table.players[seat - 1])
     for page in [*phones, ref]:
         page.context.close()

@@ -18,6 +18,7 @@ from webtools import GAMES, bearer, make_table
 from web import services
 from web.archive import ArchiveError, export, import_into, stats, stats_text
 from web.records import player_figures
+from web.table import PUBLIC, Viewer
 
 
 def play_through(app: Flask, client: FlaskClient, t: dict[str, Any], seed: int = 3,
@@ -61,8 +62,8 @@ def play_through(app: Flask, client: FlaskClient, t: dict[str, Any], seed: int =
 def test_replay_step_n_is_the_live_view_at_version_n(app: Flask, client: FlaskClient,
                                                      data_dir: Path, game: str) -> None:
     t = make_table(client, data_dir, game)
-    seen = play_through(app, client, t)
-    assert len(seen) > 6
+    seen = play_through(app, client, t, limit=600)
+    assert services(app).tables.get(t["table"]).match.state.finished
     tokens = {"host": t["host_token"], "public": None,
               **{f"seat:{i}": s["token"] for i, s in enumerate(t["seats"], 1)}}
     for version, live in seen.items():
@@ -76,17 +77,52 @@ def test_replay_step_n_is_the_live_view_at_version_n(app: Flask, client: FlaskCl
                 assert step[field] == live[key][field], (game, version, key, field)
 
 
+def test_players_replay_a_game_once_it_is_over_the_referee_at_any_time(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    """During play a replay would be a memory nobody has at the table (GC-4 rev. 2)."""
+    t = make_table(client, data_dir, "gemcomplete")
+    play_through(app, client, t, limit=10, undo_at=-1)
+    path = f"/api/tables/{t['table']}/replay?step=3"
+    for tok in (t["seats"][0]["token"], t["seats"][1]["token"], None):
+        r = client.get(path, headers=bearer(tok) if tok else {})
+        assert r.status_code == 403 and r.json["code"] == "replay_after_the_game"
+    assert client.get(path, headers=bearer(t["host_token"])).status_code == 200
+    page = client.get(f"/t/{t['table']}/replay?token={t['seats'][0]['token']}")
+    assert page.status_code == 403 and b"when the game is over" in page.data
+    shell = client.get(f"/t/{t['table']}/replay")  # a reload: the tab brings the token
+    assert shell.status_code == 200 and t["host_token"].encode() not in shell.data
+
+
+def test_the_record_tells_each_play_as_the_live_history_does(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    """Each viewer's record says what its page's history says (issue 18 §2: told when
+    read, for that viewer), undone plays and undo lines included."""
+    t = make_table(client, data_dir, "gemcomplete")
+    play_through(app, client, t, seed=11, limit=90, undo_at=60)
+    table = services(app).tables.get(t["table"])
+    for viewer, tok in ((Viewer("seat", 1), t["seats"][0]["token"]),
+                        (Viewer("seat", 2), t["seats"][1]["token"]), (PUBLIC, None)):
+        rec = client.get(f"/api/tables/{t['table']}/record",
+                         headers=bearer(tok) if tok else {}).json
+        by_seq = {e["seq"]: e["ruling"] for e in rec["events"]}
+        told = table.history(viewer, count=60)
+        assert any(line["text"].startswith("Undone: ") for line in told)
+        for line in told:
+            assert by_seq[line["seq"]] == line["text"], (viewer, line)
+
+
 def test_a_replay_step_out_of_range_or_not_a_number_is_refused_or_clamped(
         app: Flask, client: FlaskClient, data_dir: Path) -> None:
     t = make_table(client, data_dir, "wuxing")
     play_through(app, client, t, limit=8)
     path = f"/api/tables/{t['table']}/replay"
+    host = bearer(t["host_token"])
     for bad in ("-1", "1e3", "x", "9" * 40, "[[["):
-        r = client.get(f"{path}?step={bad}")
+        r = client.get(f"{path}?step={bad}", headers=host)
         assert r.status_code == 400 and r.json["code"] == "bad_step", bad
     total = len(services(app).tables.get(t["table"]).records)
-    assert client.get(f"{path}?step=999999").json["version"] == total
-    assert client.get(f"{path}?step=0").json["view"]["prompt"]
+    assert client.get(f"{path}?step=999999", headers=host).json["version"] == total
+    assert client.get(f"{path}?step=0", headers=host).json["view"]["prompt"]
 
 
 def test_the_record_lists_every_record_with_who_sent_it_and_what_was_undone(

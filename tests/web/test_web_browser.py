@@ -69,15 +69,14 @@ def test_the_table_follows_a_challenge_live(
         assert r.status_code == status, r.json
 
     # The referee taps the winner of rock-paper-scissors (WX-12): Ana challenges Ben; the
-    # join codes go once the game has started (and can be brought back).
+    # join codes go once the game has started, for good (issue 18 §5: only the referee page
+    # brings them back).
     ref.locator(".action[data-action=rps] button", has_text="Ana").click()
     version_everywhere(1)
     for page in phones:
         expect(page.locator(".challenge")).to_contain_text("Ana challenges Ben")
-    expect(big.locator("#join")).to_be_hidden()
-    big.locator("#join-again").click()
-    expect(big.locator("#join")).to_be_visible()
-    big.locator("#join-hide").click()
+    expect(big.locator("#join")).to_have_count(0)
+    expect(big.locator("#join-again")).to_have_count(0)
 
     camera(universe[0].payload, "universe")
     version_everywhere(2)

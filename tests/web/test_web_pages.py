@@ -27,10 +27,16 @@ def test_each_page_opens_only_with_its_token(client: FlaskClient, data_dir: Path
     assert cfg == {"table": tid, "game": "wuxing", "token": ana["token"], "role": "seat",
                    "seat": 1, "players": ["Ana", "Ben", "Chen"], "opening": 0}
     assert ben["token"] not in r.text and t["host_token"] not in r.text
-    for bad in (f"/t/{tid}/seat/1?token={ben['token']}", f"/t/{tid}/seat/1",
+    for bad in (f"/t/{tid}/seat/1?token={ben['token']}", f"/t/{tid}/seat/1?token=",
                 f"/t/{tid}/referee?token={ana['token']}", f"/t/{tid}/referee"):
         r = client.get(bad)
         assert r.status_code == 403 and "does not open this page" in r.text
+    # Without a token (a reload after the page took it out of the address bar, issue 18
+    # §5): a shell with nothing private, which reads the token back from the tab.
+    r = client.get(f"/t/{tid}/seat/1")
+    assert r.status_code == 200 and page_config(r.text)["token"] == ""
+    assert not any(tok in r.text for tok in (ana["token"], ben["token"], t["host_token"]))
+    assert client.get(f"/t/{tid}/seat/4").status_code == 404
     r = client.get(f"/t/{tid}/referee?token={t['host_token']}")
     assert r.status_code == 200 and page_config(r.text)["role"] == "host"
     assert r.text.count("<svg") == 3  # a join QR code per seat

@@ -30,7 +30,7 @@ export function notice(text, kind) {
 }
 
 // Hooks set by the page: what to do after a refusal (show it), after a stale version (reload).
-export const hooks = {refused: null, stale: null};
+export const hooks = {refused: null, stale: null, streamError: null};
 
 export async function send(path, body) {
   const r = await api("POST", tablePath(path), body);

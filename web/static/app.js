@@ -2,10 +2,10 @@
 // ES modules by concern (core, api, stream, forms, tiles, banner, referee, view) and one
 // renderer per game in games/<game>.js, all drawn from the table's JSON snapshot.
 import {C, h, $, store, seatLabel, names, plain} from "./core.js";
-import {api, hooks} from "./api.js";
-import {follow, refresh} from "./stream.js";
+import {api, hooks, tablePath} from "./api.js";
+import {follow, refresh, closeStream} from "./stream.js";
 import {renderActions, boards} from "./forms.js";
-import {renderStatus, setupBanner, showRefusal} from "./banner.js";
+import {renderStatus, setupBanner, setupSpeech, showRefusal} from "./banner.js";
 import {renderReferee, setupReferee, loadCards} from "./referee.js";
 import {renderView} from "./view.js";
 import {renderEnd} from "./end.js";
@@ -74,24 +74,66 @@ function yourTurn(s) {
   hadActions = now;
 }
 
-// ---- the big screen's join codes: until the game starts, and on request --------------------
-function renderJoin(s) {
+// ---- the big screen's join codes: until the first play, never again (issue 18 §5) ---------
+// The codes carry seat tokens: the host token that showed them leaves the address bar, and
+// this tab keeps it only so a reload shows what it showed; hidden, started or over, it goes.
+const BIG_KEY = () => "companion.big:" + C.table;
+function forgetJoin() {
   const box = $("join");
-  if (!box) return;
-  const started = s.version > (C.opening || 0);
-  if (!box.dataset.touched) box.hidden = started || s.finished;
-  const again = $("join-again");
-  if (again) again.hidden = !box.hidden;
+  if (box) box.remove();
+  try { sessionStorage.removeItem(BIG_KEY()); } catch (e) { /* storage off: nothing kept */ }
+}
+function renderJoin(s) {
+  if ($("join") && (s.version > (C.opening || 0) || s.finished)) forgetJoin();
 }
 function setupJoin() {
-  const box = $("join");
-  if (!box) return;
-  // The join codes carry seat links: the host token that showed them leaves the address bar.
-  if (location.search.includes("token=")) history.replaceState(null, "", location.pathname);
-  const again = $("join-again");
-  if (again) again.addEventListener("click", () => { box.dataset.touched = "1"; box.hidden = false; again.hidden = true; });
+  if (C.role !== "public") return;
+  const q = new URLSearchParams(location.search);
+  try {
+    if (q.has("token")) {
+      if ($("join")) sessionStorage.setItem(BIG_KEY(), q.get("token"));
+      else sessionStorage.removeItem(BIG_KEY());
+      history.replaceState(null, "", location.pathname);
+    } else if (sessionStorage.getItem(BIG_KEY())) {  // a reload: ask for the codes again
+      location.replace(location.pathname + "?token=" + encodeURIComponent(sessionStorage.getItem(BIG_KEY())));
+      return;
+    }
+  } catch (e) {
+    if (q.has("token")) history.replaceState(null, "", location.pathname);
+  }
   const hide = $("join-hide");
-  if (hide) hide.addEventListener("click", () => { box.dataset.touched = "1"; box.hidden = true; if (again) again.hidden = false; });
+  if (hide) hide.addEventListener("click", forgetJoin);
+}
+
+// ---- a seat's token: out of the address bar, kept in this tab for a reload (issue 18 §5) ---
+const SEAT_KEY = () => `companion.seat:${C.table}:${C.seat}`;
+function setupSeatToken() {
+  if (C.role !== "seat") return true;
+  try {
+    if (C.token) sessionStorage.setItem(SEAT_KEY(), C.token);
+    else C.token = sessionStorage.getItem(SEAT_KEY()) || "";
+  } catch (e) { /* storage off: the token stays in the address bar */ return true; }
+  if (C.token && location.search) history.replaceState(null, "", location.pathname);
+  if (!C.token) { seatLost("Open your seat by scanning your QR code again (ask the referee)."); return false; }
+  return true;
+}
+// A seat whose link the referee re-issued (a lost phone, a peek): its old token opens
+// nothing; the page says so instead of "reconnecting" for ever.
+function seatLost(text) {
+  try { sessionStorage.removeItem(SEAT_KEY()); } catch (e) { /* nothing kept */ }
+  const p = $("prompt");
+  if (p) p.textContent = text;
+  const l = $("live");
+  if (l) { l.textContent = "closed"; l.className = "live off"; }
+  for (const id of ["actions", "panel"]) { const el = $(id); if (el) el.replaceChildren(); }
+}
+async function checkSeat() {
+  if (C.role !== "seat") return;
+  const r = await api("GET", tablePath(""));
+  if (r.status === 403 || r.status === 401) {
+    closeStream();
+    seatLost("This seat has a new link now. Ask the referee for your QR code and scan it.");
+  }
 }
 
 // ---- played again: every page of this table moves to its own page at the next table ------
@@ -109,6 +151,17 @@ function followNext(s) {
   setTimeout(() => { location.assign(n.url); }, 1500);
 }
 
+// A part of the page that scrolls sideways (a wide table) takes the keyboard's focus, so
+// what is off to the side can be reached without a mouse (issue 20 §7).
+function scrollRegions() {
+  for (const el of document.querySelectorAll(".scroll:not([tabindex])")) {
+    el.tabIndex = 0;
+    el.setAttribute("role", "region");
+    const head = el.closest("section, .panel, details")?.querySelector("h2, h3, summary");
+    el.setAttribute("aria-label", head ? head.textContent.trim() : "table");
+  }
+}
+
 function render(s) {
   if (store.snap && s.version < store.snap.version) return;  // an older answer arriving late
   store.snap = s;
@@ -124,19 +177,34 @@ function render(s) {
   yourTurn(s);
   tickTimer();
   followNext(s);
+  scrollRegions();
   followPlay(s, C.role);
   const v = $("version");
   if (v) v.textContent = "v" + s.version;
   document.body.dataset.version = String(s.version);
 }
 
+// The rules page's sentence for each ruling id, for every "why?" (issue 20 §6).
+async function loadRulings() {
+  try {
+    const resp = await fetch(`/rules/${encodeURIComponent(C.game)}.json`);
+    if (resp.ok) store.rulings = (await resp.json()).rulings || {};
+  } catch (e) { /* the "why?" still links to the rules page */ }
+}
+
 async function main() {
+  // A seat, watch or big-screen page: the lobby reached from this tab lists no referee link.
+  if (C.role !== "host") { try { sessionStorage.setItem("companion.not-host", "1"); } catch (e) { /* none kept */ } }
+  if (!setupSeatToken()) return;
+  hooks.streamError = checkSeat;
   const r = await api("GET", `/api/games/${encodeURIComponent(C.game)}/faces`);
   if (r.ok) store.faces = r.data.faces;
+  loadRulings();
   hooks.refused = showRefusal;  // refusals by the rules come in the snapshot (follow.js)
   setupFollow();
   hooks.stale = refresh;
   setupBanner();
+  setupSpeech();
   setupJoin();
   if (C.role === "host") setupReferee();
   if (C.role !== "public") loadCards(() => { if (store.snap) render(store.snap); });

@@ -60,7 +60,11 @@ export function renderStatus(s) {
 // The big screen shows each adjudication large for several seconds, then the next step.
 function showBanner(s, w) {
   const el = $("banner");
-  if (!el || !w.text) return;
+  if (!el) return;
+  // The end box is the moment at the end (issue 20 §5): no banner over it or the standings;
+  // the last ruling stays in the status box beneath.
+  if (s.finished && !s.undone) { el.hidden = true; clearTimeout(bannerTimer); return; }
+  if (!w.text) return;
   el.className = "banner" + (s.undone ? " undo" : "") + (w.outcome ? " o-" + w.outcome : "");
   el.replaceChildren(...[
     w.cards && w.cards.length ? cardRow(w.cards) : null,
@@ -70,6 +74,39 @@ function showBanner(s, w) {
   el.hidden = false;
   clearTimeout(bannerTimer);
   bannerTimer = setTimeout(() => { el.hidden = true; }, BANNER_MS);
+  speak([w.text, ...(w.physical || [])].map((x) => plain(x).text).join(" "));
+}
+
+// ---- the big screen reads each ruling aloud (issue 20 §8): off until someone turns it on --
+const SPEAK = "companion.speak";
+function speaking() {
+  try { return localStorage.getItem(SPEAK) === "on"; } catch (e) { return false; }
+}
+function speak(text) {
+  if (!text || !speaking() || !("speechSynthesis" in window)) return;
+  window.speechSynthesis.cancel();  // the newest ruling, not a queue of old ones
+  const u = new SpeechSynthesisUtterance(text);
+  u.lang = document.documentElement.lang || "en";
+  window.speechSynthesis.speak(u);
+}
+function renderSpeak(b) {
+  const on = speaking();
+  b.setAttribute("aria-pressed", on ? "true" : "false");
+  b.textContent = on ? "Reading rulings aloud: on" : "Read rulings aloud: off";
+}
+export function setupSpeech() {
+  const b = $("speak");
+  if (!b) return;
+  if (!("speechSynthesis" in window)) { b.hidden = true; return; }
+  b.hidden = false;
+  renderSpeak(b);
+  b.addEventListener("click", () => {
+    const on = !speaking();
+    try { localStorage.setItem(SPEAK, on ? "on" : "off"); } catch (e) { /* not kept */ }
+    renderSpeak(b);
+    if (on) speak("Rulings will be read aloud.");
+    else window.speechSynthesis.cancel();
+  });
 }
 
 export function setupBanner() {
@@ -102,6 +139,7 @@ export function renderRefusal(s) {
   const canOverride = C.role === "host" && r.scan && (r.code === "card_not_available" || r.rule === "C-1");
   el.replaceChildren(...[
     h("b", {}, `Refused (${whoWords(r)})`), h("span", {class: "why-text"}, text),
+    C.role === "seat" ? h("span", {class: "next-step"}, nextStep(r)) : null,
     sentence("", r.rule || p.rules[0] || null),
     canOverride ? h("button", {type: "button", class: "danger", id: "override", onclick: async () => {
       await send("/actions", {...r.scan, override: true, version: store.snap.version});
@@ -110,6 +148,12 @@ export function renderRefusal(s) {
   // A refusal is seen (issue 11, point 10): the previous play's banner gives way to it.
   const banner = $("banner");
   if (banner && !banner.hidden) { banner.hidden = true; clearTimeout(bannerTimer); }
+}
+
+// What the refused player does next (issue 20 §6): nothing changed, so try again.
+function nextStep(r) {
+  if (r.type === "scan") return "Nothing changed: keep that card where it was and show a card you can play now, or ask the referee.";
+  return "Nothing changed: pick another move from Your moves, or ask the referee.";
 }
 
 // A play this page sent and the server refused before the rules saw it (a stale picture of

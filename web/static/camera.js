@@ -48,8 +48,7 @@ async function start() {
                height: { ideal: 720 } },
     });
   } catch (e) {
-    say(`The camera did not start (${e.name}). Allow the camera for this page and reload.`,
-        true);
+    say(cameraTrouble(e), true);
     return;
   }
   video.srcObject = stream;
@@ -118,6 +117,18 @@ async function tick() {
   } finally {
     busy = false;
   }
+}
+
+// Why the camera did not start, in words a player acts on (C-8: never "NotFoundError").
+function cameraTrouble(e) {
+  const name = e && e.name;
+  if (name === "NotFoundError" || name === "OverconstrainedError")
+    return "This phone has no camera the page can use. Use another phone as the table camera, or let each player use Scan my card.";
+  if (name === "NotAllowedError" || name === "SecurityError")
+    return "The camera is not allowed for this page. Allow the camera in the browser's settings for this site, then reload.";
+  if (name === "NotReadableError" || name === "AbortError")
+    return "Another app is using the camera. Close it, then reload this page.";
+  return "The camera did not start. Allow the camera for this page and reload.";
 }
 
 function draw(state) {

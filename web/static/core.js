@@ -10,6 +10,7 @@ export const store = {
   faces: {},    // face id -> {name, element, number, kind, deck, text}
   cards: {},    // serial -> {face, name, deck}
   skew: 0,      // server clock - local clock, seconds
+  rulings: {},  // ruling id (lower case) -> {text, href}: the rules page's plain sentence
 };
 
 // h("button", {class: "x", onclick: fn}, "kids"): listeners are attached in JS, never as
@@ -62,18 +63,34 @@ export function plain(text) {
     .replace(/\b(pile|discard):([a-z]+)\b/g, (m, w, kind) => w === "pile" ? `${kind} pile` : `${kind} discard pile`)
     .replace(/\bseat \d+ \(([^()]+)\)/g, "$1")
     .replace(/'([a-z][a-z0-9-]*)'/g, (m, id) => store.faces[id] ? store.faces[id].name : m)
-    .replace(/'([0-9A-Z]{4}-[0-9A-Z]{3})'/g, (m, serial) => store.cards[serial] ? `${store.cards[serial].name} (${serial})` : m)
+    .replace(/'([0-9A-Z]{4}-[0-9A-Z]{3})'/g, (m, serial) => store.cards[serial]
+      ? (C.role === "host" ? `${store.cards[serial].name} (${serial})` : store.cards[serial].name)
+      : (C.role === "host" ? m : "that card"))
     .replace(/\s+([.,;:])/g, "$1");
   return {text: out, rules};
 }
 export function plainText(text) { return plain(text).text; }
 
-// A "why?" that shows the ruling ids on tap (phones cannot hover).
+// A "why?" that opens to each ruling in a plain sentence, with a link to its section of the
+// rules page this server serves (issue 20 §6); phones cannot hover, so it opens on a tap.
+function whyLines(ids, extra) {
+  const out = extra ? [h("span", {}, extra + " ")] : [];
+  for (const id of ids) {
+    const key = id.toLowerCase();
+    const r = store.rulings[key] || store.rulings[key.split(".")[0]];
+    const href = r ? r.href : `/rules/${encodeURIComponent(C.game || "common")}#${key}`;
+    out.push(h("span", {class: "why-rule"}, r && r.text ? r.text + " " : "",
+      h("a", {href, target: "_blank", rel: "noopener"}, `Rule ${id} on the rules page`)));
+  }
+  return out;
+}
 export function why(rules, extra) {
   const ids = (Array.isArray(rules) ? rules : [rules]).filter(Boolean);
   if (!ids.length && !extra) return null;
-  const box = h("details", {class: "why"}, h("summary", {}, "why?"),
-    h("span", {}, extra ? extra + " " : "", ids.length ? "Rules " + ids.join(", ") + " (see the rules page)." : ""));
+  const body = h("span", {class: "why-body"}, whyLines(ids, extra));
+  const box = h("details", {class: "why"}, h("summary", {}, "why?"), body);
+  // The sentences may arrive after the page drew the "why?": filled again when opened.
+  box.addEventListener("toggle", () => { if (box.open) body.replaceChildren(...whyLines(ids, extra)); });
   return box;
 }
 

@@ -3,7 +3,7 @@
 // every player's figures across them (POST /api/history with those host tokens).
 import {h, $} from "./core.js";
 
-const MINE = "companion.referee-links";
+const MINE = "companion.referee-links.v2";  // the lobby's "remember on this device"
 
 function remembered() {
   let list = [];

@@ -1,9 +1,13 @@
-// The lobby: make a table; then the referee link to keep (with a copy button), and the
-// tables this browser made, so the host finds the way back to each referee page.
+// The lobby: make a table; then the referee link to keep (with a copy button), and, only
+// where the host asks, the tables this device remembers (issue 18 §5: a referee link opens
+// every hidden card, so a big screen or a borrowed phone must never list one).
 import {h, $} from "./core.js";
 
 let games = [];
-const MINE = "companion.referee-links";
+const MINE = "companion.referee-links.v2";
+const OLD_MINE = "companion.referee-links";  // kept without asking by an older version
+// Set by a seat, watch or big-screen page in this tab: its lobby lists no referee link.
+const NOT_HOST = "companion.not-host";
 
 // Each ruling option in words a host understands at a glance (C-8): a label, and each
 // choice's words. An option not listed here shows its own help text.
@@ -20,7 +24,16 @@ const LABELS = {
 };
 
 function players(g) {
-  return g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players} to ${g.max_players} players`;
+  return "takes " + (g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players} to ${g.max_players} players`);
+}
+
+// A print run in words (C-8): the game, when it was printed, how many cards; its code only
+// tells two runs of the same minute apart.
+function runWords(g, r, twin) {
+  const d = r.created ? new Date(r.created) : null;
+  const when = d && !isNaN(d) ? d.toLocaleDateString([], {day: "numeric", month: "short", year: "numeric"}) +
+    " at " + d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}) : "earlier";
+  return `${g.title} cards printed ${when}, ${r.cards} cards` + (twin ? ` (print ${r.run})` : "");
 }
 
 function optionInput(o) {
@@ -38,7 +51,9 @@ function pick() {
   const g = games.find((x) => x.game === $("nt-game").value);
   if (!g) return;
   $("nt-options").replaceChildren(...g.options.map(optionInput));
-  $("nt-run").replaceChildren(...(g.runs.length ? g.runs.map((r) => h("option", {value: r.run}, `${r.run} (${r.cards} cards)`))
+  const label = (r) => runWords(g, r, false);
+  $("nt-run").replaceChildren(...(g.runs.length ? g.runs.map((r) => h("option", {value: r.run},
+    runWords(g, r, g.runs.filter((x) => label(x) === label(r)).length > 1)))
     : [h("option", {value: ""}, "no cards printed yet")]));
   $("nt-players-hint").textContent = players(g);
 }
@@ -48,17 +63,25 @@ function say(text, kind) { const n = $("notice"); n.textContent = text; n.classN
 function mine() {
   try { return JSON.parse(localStorage.getItem(MINE) || "[]"); } catch (e) { return []; }
 }
+function keep(list) {
+  try { localStorage.setItem(MINE, JSON.stringify(list.slice(0, 20))); } catch (e) { /* private mode: nothing kept */ }
+}
 function remember(data, title) {
   const list = mine().filter((x) => x.table !== data.table);
   list.unshift({table: data.table, title, players: data.seats.map((s) => s.name), referee: data.urls.referee});
-  try { localStorage.setItem(MINE, JSON.stringify(list.slice(0, 20))); } catch (e) { /* private mode: nothing kept */ }
+  keep(list);
+}
+function forget(table) { keep(mine().filter((x) => x.table !== table)); renderMine(); }
+function hostTab() {
+  try { return !sessionStorage.getItem(NOT_HOST); } catch (e) { return false; }
 }
 function renderMine() {
   const box = $("mine");
-  const list = mine().filter((x) => document.querySelector(`[data-table="${CSS.escape(x.table)}"]`));
+  const list = hostTab() ? mine().filter((x) => document.querySelector(`[data-table="${CSS.escape(x.table)}"]`)) : [];
   box.hidden = list.length === 0;
   $("mine-list").replaceChildren(...list.map((x) => h("li", {},
-    h("a", {href: x.referee}, `${x.title} · ${x.players.join(", ")}`), " ", h("span", {class: "muted small"}, "referee page"))));
+    h("a", {href: x.referee}, `${x.title} · ${x.players.join(", ")}`), " ", h("span", {class: "muted small"}, "referee page"), " ",
+    h("button", {type: "button", class: "secondary small-button forget", onclick: () => forget(x.table)}, "Forget"))));
 }
 
 function made(data, title) {
@@ -70,12 +93,19 @@ function made(data, title) {
     try { await navigator.clipboard.writeText(data.urls.referee); copy.textContent = "Copied"; }
     catch (e) { copy.textContent = "Selected: copy it"; }
   });
+  const keepBox = h("input", {type: "checkbox", id: "remember"});
+  keepBox.addEventListener("change", () => { if (keepBox.checked) remember(data, title); else forget(data.table); renderMine(); });
   box.replaceChildren(
-    h("h2", {}, `${title} for ${data.seats.map((s) => s.name).join(", ")} is ready`),
+    h("h2", {tabindex: "-1", id: "made-title"}, `${title} for ${data.seats.map((s) => s.name).join(", ")} is ready`),
     h("p", {}, h("b", {}, "Keep this link: "), "it opens the referee page, and nothing else does."),
     h("div", {class: "code-field"}, link, copy),
-    h("p", {}, h("a", {href: data.urls.referee, class: "button", id: "open-referee"}, "Open the referee page")));
+    h("label", {class: "check"}, keepBox, " Remember on this device (not on the big screen or a shared computer: the link shows every hidden card)"),
+    h("p", {}, h("a", {href: data.urls.referee, class: "button", id: "open-referee"}, "Open the referee page"),
+      " ", h("a", {href: data.urls.table + "?token=" + encodeURIComponent(data.host_token), class: "button secondary", id: "open-big"}, "Open the big screen")));
   box.hidden = false;
+  // In view at once, wherever the form was (issue 20 §5): the answer is the next step.
+  box.scrollIntoView({block: "start"});
+  $("made-title").focus({preventScroll: true});
 }
 
 async function main() {
@@ -84,9 +114,16 @@ async function main() {
   $("nt-game").replaceChildren(...games.map((g) => h("option", {value: g.game}, `${g.title} (${players(g)})`)));
   $("nt-game").addEventListener("change", pick);
   pick();
+  try { localStorage.removeItem(OLD_MINE); } catch (e) { /* nothing kept */ }
   renderMine();
+  const submit = document.querySelector("#new-table button[type=submit]");
+  let busy = false;  // one table per tap: a second tap while (or after) it is made does nothing
+  $("new-table").addEventListener("input", () => { if (!busy) { submit.disabled = false; submit.textContent = "Create table"; } });
   $("new-table").addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    if (busy || submit.disabled) return;
+    busy = true;
+    submit.disabled = true;
     const options = {};
     for (const el of document.querySelectorAll("[data-opt]")) {
       const name = el.dataset.opt;
@@ -99,13 +136,20 @@ async function main() {
       players: $("nt-players").value.split("\n").map((s) => s.trim()).filter(Boolean),
       timer: parseInt($("nt-timer").value || "0", 10)};
     if ($("nt-run").value) body.runs = [$("nt-run").value];
-    const resp = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-    const data = await resp.json();
-    if (!resp.ok) { say(data.error, "error"); return; }
+    let resp, data;
+    try {
+      resp = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+      data = await resp.json();
+    } catch (e) {
+      resp = {ok: false}; data = {error: "The server cannot be reached. Is the Wi-Fi on?"};
+    }
+    busy = false;
+    if (!resp.ok) { submit.disabled = false; say(data.error || "No table was made.", "error"); return; }
+    $("notice").hidden = true;
     const title = (games.find((g) => g.game === body.game) || {}).title || body.game;
-    remember(data, title);
+    submit.textContent = "Made: its links are above (change the form to make another)";
     made(data, title);
   });
-  document.querySelector("#new-table button[type=submit]").disabled = false;  // ready now
+  submit.disabled = false;  // ready now
 }
 main();

@@ -125,6 +125,7 @@ export function setupReferee() {
     try { await navigator.clipboard.writeText(location.href); notice("Copied.", "ok"); }
     catch (e) { notice("Select the address bar and copy it.", "info"); }
   });
+  for (const b of document.querySelectorAll("button.reissue")) b.addEventListener("click", () => reissue(b));
   const cam = $("camera-frame");
   if (cam) setInterval(() => {  // a fresh frame twice a second, while the page is seen
     if (!document.hidden) cam.src = cam.dataset.src + "?t=" + Date.now();
@@ -141,4 +142,28 @@ export async function loadCards(after) {
     if (list) list.append(h("option", {value: c.serial}, c.name));
   }
   if (after) after();
+}
+
+// A new link for one seat (issue 18 §5): two taps, like undo; the old link stops at once.
+async function reissue(b) {
+  const name = b.dataset.name;
+  if (!b.dataset.armed) {
+    b.dataset.armed = "1";
+    b.textContent = `Tap again: ${name}'s old link stops working`;
+    setTimeout(() => { if (b.dataset.armed) { b.dataset.armed = ""; b.textContent = `New link for ${name}`; } }, 5000);
+    return;
+  }
+  b.dataset.armed = "";
+  b.disabled = true;
+  const seat = b.dataset.seat;
+  const r = await api("POST", tablePath(`/seats/${encodeURIComponent(seat)}/reissue`));
+  b.disabled = false;
+  b.textContent = `New link for ${name}`;
+  if (!r.ok) { notice(plain(r.data.error || "No new link.").text, "error"); return; }
+  const fig = $("seat-" + seat);
+  const qr = h("img", {alt: `QR code of ${name}'s new seat link`, width: 164, height: 164,
+    src: `/t/${encodeURIComponent(C.table)}/seat/${encodeURIComponent(seat)}/qr.svg?token=${encodeURIComponent(C.token)}&v=${Date.now()}`});
+  fig.querySelector(".qr").replaceChildren(qr);
+  fig.querySelector(".seat-link").href = r.data.join_url;
+  notice(`${name} has a new link: scan the new code with ${name}'s phone.`, "ok");
 }

@@ -47,6 +47,14 @@ async function go(step) {
   asked = n;
   const r = await api("GET", tablePath(`/replay?step=${n}`));
   if (r.ok && asked === n) draw(r.data);
+  else if (!r.ok) closed(r.data.error || "This replay cannot be shown now.");
+}
+
+// A player's replay opens when the game is over (the referee's at any time).
+function closed(text) {
+  const el = $("prompt");
+  if (el) el.textContent = text.charAt(0).toUpperCase() + text.slice(1) + ".";
+  for (const id of ["replay-first", "replay-prev", "replay-next", "replay-last", "replay-range"]) $(id).disabled = true;
 }
 
 async function main() {
@@ -66,8 +74,14 @@ async function main() {
     else if (e.key === "End") { e.preventDefault(); go(steps); }
   });
   const start = new URLSearchParams(location.search).get("step");
-  // The token stays out of the address bar (history, screenshots); the page keeps it.
+  // The token stays out of the address bar (history, screenshots); the tab keeps it.
+  const key = "companion.replay." + C.table;
+  try {
+    if (C.token) sessionStorage.setItem(key, C.token);
+    else C.token = sessionStorage.getItem(key) || "";
+  } catch (e) { /* private mode: a reload shows the big screen's replay */ }
   if (location.search.includes("token=")) history.replaceState(null, "", location.pathname);
+  $("replay-csv").href = tablePath("/record?format=csv") + (C.token ? `&token=${encodeURIComponent(C.token)}` : "");
   await go(start !== null && /^\d+$/.test(start) ? Number(start) : steps);
 }
 main();

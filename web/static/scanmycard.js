@@ -11,12 +11,16 @@ const LONG_SIDE = 1600;
 const QUALITY = 0.85;
 
 // The page's config; under a CSP without inline scripts it may be missing, and the seat
-// page's own address says the same: /t/<table>/seat/<n>?token=...
+// page's own address says the same: /t/<table>/seat/<n>. The token is in the address only
+// until app.js moves it into the tab's sessionStorage (issue 18 §5), where it is read back.
 function config() {
   if (window.COMPANION && window.COMPANION.table) return window.COMPANION;
   const m = location.pathname.match(/^\/t\/([^/]+)\/seat\/(\d+)$/);
-  const token = new URLSearchParams(location.search).get("token");
-  return m && token ? { table: m[1], seat: Number(m[2]), token, role: "seat" } : {};
+  if (!m) return {};
+  let token = new URLSearchParams(location.search).get("token");
+  try { token = token || sessionStorage.getItem(`companion.seat:${decodeURIComponent(m[1])}:${m[2]}`); }
+  catch (e) { /* storage off: the token stays in the address */ }
+  return token ? { table: m[1], seat: Number(m[2]), token, role: "seat" } : {};
 }
 
 const cfg = config();

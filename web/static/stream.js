@@ -3,7 +3,7 @@
 // referee) would otherwise hold them all and every tap would hang. Out of sight the stream
 // closes; back in sight a new one gets the current snapshot at once, so nothing is missed.
 import {C, $} from "./core.js";
-import {api, tablePath} from "./api.js";
+import {api, hooks, tablePath} from "./api.js";
 
 let stream = null;
 let onSnapshot = () => {};
@@ -21,7 +21,10 @@ export function connect() {
   const es = new EventSource(tablePath("/events") + q);
   stream = es;
   es.addEventListener("open", () => live("live", true));
-  es.addEventListener("error", () => { if (stream === es) live("reconnecting…", false); });
+  es.addEventListener("error", () => {
+    if (stream === es) live("reconnecting…", false);
+    if (hooks.streamError) hooks.streamError();  // a refused token ends the stream for good
+  });
   es.addEventListener("table", (e) => onSnapshot(JSON.parse(e.data)));
 }
 
@@ -30,6 +33,11 @@ function disconnect() {
   stream.close();
   stream = null;
   live("paused", false);
+}
+
+export function closeStream() {
+  if (stream) stream.close();
+  stream = null;
 }
 
 export async function refresh() {

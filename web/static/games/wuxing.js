@@ -7,8 +7,8 @@ import {stat, perSeat, seatBars, titled} from "./common.js";
 const ORDER = ["wood", "fire", "earth", "metal", "water"];  // the generating cycle
 const NAME = {wood: "Wood", fire: "Fire", earth: "Earth", metal: "Metal", water: "Water"};
 
-// A pentagon: arrows round the ring absorb (the one generated joins), the star's arrows
-// destroy (the overcome goes to the Void).
+// A pentagon: an arrow round the ring points at the card that absorbs the one it leaves; an
+// arrow across points from a card to the one it destroys (WX-2).
 export function cycles() {
   const R = 74, cx = 100, cy = 96;
   const pt = (i) => [cx + R * Math.sin(2 * Math.PI * i / 5), cy - R * Math.cos(2 * Math.PI * i / 5)];
@@ -28,8 +28,10 @@ export function cycles() {
       ORDER.map((el, i) => { const [x, y] = pt(i); return h("svg:g", {class: "node el-" + el},
         h("svg:circle", {cx: x, cy: y, r: 19, class: "el-" + el}),
         h("svg:text", {x, y: y + 4, "text-anchor": "middle"}, NAME[el])); })),
-    h("figcaption", {}, h("span", {class: "gen-key"}, "→ round the ring: wins the pot"), " · ",
-      h("span", {class: "over-key"}, "→ across: sends both to the Void")));
+    // WX-7.6 and WX-7.7 in words (issue 20 §5: destroying sends the pot and the other
+    // card to the Void, and the destroying card back under its owner's deck).
+    h("figcaption", {}, h("span", {class: "gen-key"}, "→ round the ring: absorbs. Absorb the Universe card: win the pot."), " ",
+      h("span", {class: "over-key"}, "→ across: destroys. Destroy the Universe card: the pot and the other player's card go to the Void; yours goes back under your deck.")));
 }
 
 export default function wuxing(v) {
