@@ -1,0 +1,242 @@
+"""Issue 19, points 3 and 4, each sent as the red team's attack: strangers cannot flood
+(every creation counts, "play again" too, a ceiling of live tables per address), idle
+tables leave memory and come back exact, refusals cost a notice (not a snapshot per page),
+a closed page frees its stream slot, the list is paged and ids are checked first."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from test_web_events import Stream
+from webtools import bearer, config, make_table, register_run
+
+from web import DEFAULTS, create_app, services
+
+
+def app_with(data_dir: Path, **extra: Any) -> Flask:
+    return create_app({**config(data_dir), **extra})
+
+
+@pytest.fixture
+def strict(data_dir: Path) -> Iterator[Flask]:
+    app = app_with(data_dir, TABLES_PER_CLIENT=3, TABLES_LIVE_PER_CLIENT=100)
+    yield app
+    services(app).close()
+
+
+def at(addr: str) -> dict[str, Any]:
+    return {"environ_base": {"REMOTE_ADDR": addr}}
+
+
+def wuxing_body(data_dir: Path) -> dict[str, Any]:
+    run = register_run(data_dir, "wuxing", 3)
+    return {"game": "wuxing", "players": ["Ana", "Ben", "Chen"], "runs": [run.run_id]}
+
+
+# -- point 3: strangers cannot flood ----------------------------------------------------
+def test_a_host_token_of_a_table_one_just_made_is_no_pass(strict: Flask,
+                                                         data_dir: Path) -> None:
+    """150 of 150 creations were accepted with the host token of the first table."""
+    client = strict.test_client()
+    body = wuxing_body(data_dir)
+    first = client.post("/api/tables", json=body, **at("10.0.0.9"))
+    assert first.status_code == 201
+    host = bearer(first.json["host_token"])
+    made = [client.post("/api/tables", json=body, headers=host, **at("10.0.0.9")).status_code
+            for _ in range(5)]
+    assert made == [201, 201, 429, 429, 429]
+    r = client.post("/api/tables", json=body, headers=host, **at("10.0.0.9"))
+    assert r.json["code"] == "too_many_requests" and int(r.headers["Retry-After"]) > 0
+    assert "try again" in r.json["error"]
+    # Another device is not held up.
+    assert client.post("/api/tables", json=body, **at("10.0.0.10")).status_code == 201
+
+
+def test_play_again_counts_as_a_new_table(strict: Flask, data_dir: Path) -> None:
+    """POST .../again was never counted: 3,000 tables in 17 s from one address."""
+    client = strict.test_client()
+    t = client.post("/api/tables", json=wuxing_body(data_dir), **at("10.0.0.9")).json
+    answers = []
+    for _ in range(4):
+        r = client.post(f"/api/tables/{t['table']}/again", headers=bearer(t["host_token"]),
+                        **at("10.0.0.9"))
+        answers.append(r.status_code)
+    assert answers == [201, 201, 429, 429]
+    assert r.json["code"] == "too_many_requests" and "Retry-After" in r.headers
+    assert len(client.get("/api/tables").json["tables"]) == 3
+
+
+def test_an_address_holds_a_ceiling_of_live_tables(data_dir: Path) -> None:
+    app = app_with(data_dir, TABLES_PER_CLIENT=1000, TABLES_LIVE_PER_CLIENT=4)
+    client = app.test_client()
+    body = wuxing_body(data_dir)
+    codes = [client.post("/api/tables", json=body, **at("10.0.0.7")).status_code
+             for _ in range(6)]
+    assert codes == [201] * 4 + [429] * 2
+    r = client.post("/api/tables", json=body, **at("10.0.0.7"))
+    assert r.json["code"] == "too_many_tables" and "in play" in r.json["error"]
+    assert int(r.headers["Retry-After"]) > 0
+    assert client.post("/api/tables", json=body, **at("10.0.0.8")).status_code == 201
+    services(app).close()
+
+
+def snapshot_without_clock(client: FlaskClient, tid: str, token: str) -> dict[str, Any]:
+    snap = client.get(f"/api/tables/{tid}", headers=bearer(token)).json
+    snap.pop("now")
+    return dict(snap)
+
+
+def test_an_idle_table_leaves_memory_and_comes_back_exact(client: FlaskClient, app: Flask,
+                                                          data_dir: Path) -> None:
+    """Memory follows the tables in use: an idle table is rebuilt by replay on its next
+    request, exactly as it was (every viewer), and play goes on."""
+    tables = services(app).tables
+    t = make_table(client, data_dir, "wuxing", 3)
+    other = make_table(client, data_dir, "shrine", 3, seed=2)
+    tid, host = t["table"], t["host_token"]
+    table = tables.get(tid)
+    import random
+
+    rng = random.Random(5)
+    for _ in range(6):
+        event = table.rules.random_play(table.match.state, rng)
+        assert event is not None
+        r = client.post(f"/api/tables/{tid}/actions", json=dict(event), headers=bearer(host))
+        assert r.status_code == 200, r.json
+    tokens = [host] + [s["token"] for s in t["seats"]]
+    before = [snapshot_without_clock(client, tid, tok) for tok in tokens]
+    assert tables.loaded == 2
+    assert tables.evict_idle(time.monotonic() + tables.idle_after + 1) == 2
+    assert tables.loaded == 0
+    assert [snapshot_without_clock(client, tid, tok) for tok in tokens] == before
+    assert tables.loaded == 1  # only the table asked about came back
+    event = table.rules.random_play(tables.get(tid).match.state, rng)
+    assert event is not None
+    r = client.post(f"/api/tables/{tid}/actions", json=dict(event), headers=bearer(host))
+    assert r.status_code == 200 and r.json["version"] == before[0]["version"] + 1
+    assert client.get(f"/api/tables/{other['table']}").status_code == 200
+
+
+def test_a_table_with_an_open_page_stays_in_memory(client: FlaskClient, app: Flask,
+                                                   data_dir: Path) -> None:
+    tables = services(app).tables
+    t = make_table(client, data_dir, "wuxing", 3)
+    s = Stream(client, f"/api/tables/{t['table']}/events")
+    s.event()
+    assert tables.evict_idle(time.monotonic() + tables.idle_after + 1) == 0
+    s.close()
+    assert tables.evict_idle(time.monotonic() + tables.idle_after + 1) == 1
+
+
+def test_the_list_is_paged_newest_first(client: FlaskClient, data_dir: Path) -> None:
+    made = [make_table(client, data_dir, "wuxing", 3)["table"] for _ in range(5)]
+    first = client.get("/api/tables?limit=2").json
+    assert [x["table"] for x in first["tables"]] == made[::-1][:2]
+    second = client.get(f"/api/tables?limit=2&after={first['next']}").json
+    third = client.get(f"/api/tables?limit=2&after={second['next']}").json
+    seen = [x["table"] for page in (first, second, third) for x in page["tables"]]
+    assert seen == made[::-1] and "next" not in third
+    for bad in ("0", "201", "x", "2%00"):
+        r = client.get(f"/api/tables?limit={bad}")
+        assert r.status_code == 400 and "limit" in r.json["error"]
+    r = client.get("/api/tables?after=1%00~abc")
+    assert r.status_code == 400 and r.json["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("tid", ["ab%00cd", "%00", "a" * 65, "ab%20cd", "ab%C3%A9"])
+def test_a_table_id_is_checked_before_the_store(client: FlaskClient, tid: str) -> None:
+    for path in ("", "/events", "/log"):
+        r = client.get(f"/api/tables/{tid}{path}")
+        assert r.status_code == 404 and r.json["code"] == "unknown_table", (tid, path)
+
+
+# -- point 4: refusals and streams cost little -------------------------------------------
+def test_refusals_send_a_notice_not_a_snapshot_to_every_page(client: FlaskClient,
+                                                             data_dir: Path) -> None:
+    """300 refusals pushed 2,586 snapshots to 9 pages without a version change: now the
+    referee, the big screen and the refused phone get a small notice, the others nothing."""
+    t = make_table(client, data_dir, "wuxing", 3)
+    tid = t["table"]
+    path = f"/api/tables/{tid}/events"
+    host = Stream(client, path, bearer(t["host_token"]))
+    public = Stream(client, path)
+    seats = [Stream(client, path, bearer(s["token"])) for s in t["seats"]]
+    version = host.event()[0]
+    for s in [public, *seats]:
+        s.event()
+    for _ in range(30):  # seat 2 sends a play this game does not have
+        r = client.post(f"/api/tables/{tid}/actions", json={"type": "pass"},
+                        headers=bearer(t["seats"][1]["token"]))
+        assert r.status_code == 400 and r.json["version"] == version, r.json
+
+    def until(s: Stream, kind: str) -> list[dict[str, str]]:
+        got = []
+        while True:
+            m = s.message()
+            if "comment" in m:
+                continue
+            got.append(m)
+            if m.get("event") == kind:
+                return got
+
+    notices = []
+    for s in (host, public, seats[1]):
+        got = until(s, "refused")
+        assert len(got) == 1 and len(got[0]["data"]) < 600  # a notice, not a snapshot
+        notices.append(json.loads(got[0]["data"]))
+        assert notices[-1]["version"] == version and notices[-1]["refused"]["type"] == "pass"
+    # The referee and the refused phone read why; the big screen only who was refused.
+    assert "no event type" in notices[0]["refused"]["error"]
+    assert "error" not in notices[1]["refused"] and notices[1]["refused"]["seat"] == 2
+    assert "no event type" in notices[2]["refused"]["error"]
+    client.post(f"/api/tables/{tid}/timer", json={"seconds": 30},
+                headers=bearer(t["host_token"]))  # one real change: a snapshot for all
+    for s in (host, public, seats[1]):
+        got = until(s, "table")
+        assert all(m["event"] == "refused" for m in got[:-1]) and len(got) <= 30
+        assert int(got[-1]["id"]) == version + 1
+    for s in (seats[0], seats[2]):  # the other phones hear nothing of it
+        got = until(s, "table")
+        assert len(got) == 1 and int(got[0]["id"]) == version + 1
+    for s in (host, public, *seats):
+        s.close()
+
+
+def test_a_closed_page_frees_its_stream_slot(data_dir: Path) -> None:
+    """A closed page kept its slot for 31 s: the heartbeat finds it gone within pings."""
+    from web.server import make_server, stop_in_thread
+
+    ping = float(DEFAULTS["SSE_PING"])  # the heartbeat as shipped
+    app = app_with(data_dir, SSE_PING=ping)
+    server = make_server(app, "127.0.0.1", 0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    client = app.test_client()
+    t = make_table(client, data_dir, "wuxing", 3)
+    broker = services(app).broker
+    port = server.effective_port
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(f"GET /api/tables/{t['table']}/events HTTP/1.1\r\nHost: x\r\n\r\n"
+                     .encode())
+        assert b"200 OK" in sock.recv(4096)
+        assert broker.count() == 1
+    started = time.monotonic()
+    for _ in range(50):  # ten pings at most; the slot goes within about three
+        if broker.count() == 0:
+            break
+        time.sleep(ping / 5)
+    freed = time.monotonic() - started
+    assert broker.count() == 0, "the closed page still holds its slot"
+    print(f"slot freed {freed:.2f} s after the page closed (ping {ping} s)")
+    broker.close()
+    stop_in_thread(server, thread)
+    services(app).store.close()
