@@ -598,6 +598,8 @@ def events(table_id: str) -> Response:
                     current = svc.tables.get(table.id)
                 except Refused:
                     break  # deleted (also through another process): the page stops waiting
+                except StorageUnavailable:
+                    continue  # the database is away: the next wake or ping tries again
                 if version == NOTICE:
                     note = current.refusal_notice(viewer)
                     if note is not None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from playwright.sync_api import expect
 from test_web_events import Stream
 from webtools import bearer, config, make_table, register_run
 
@@ -240,3 +241,32 @@ def test_a_closed_page_frees_its_stream_slot(data_dir: Path) -> None:
     broker.close()
     stop_in_thread(server, thread)
     services(app).store.close()
+
+
+def test_a_page_whose_stream_is_refused_retries_and_says_the_server_is_busy(
+        browser: Any, data_dir: Path) -> None:
+    """A page refused its stream (503) showed "Connecting..." for ever: now it says the
+    server is busy, tries again by itself (backoff with jitter) and goes live."""
+    from werkzeug.serving import make_server
+
+    app = app_with(data_dir, SSE_MAX_STREAMS=1)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    client = app.test_client()
+    t = make_table(client, data_dir, "wuxing", 3)
+    holder = Stream(client, f"/api/tables/{t['table']}/events")  # the one slot there is
+    holder.event()
+    page = browser.new_page()
+    try:
+        page.goto(f"{base}/t/{t['table']}")
+        expect(page.locator("#live")).to_contain_text("server busy", timeout=20_000)
+        assert page.locator("body").get_attribute("data-version") == str(t["version"])
+        holder.close()
+        expect(page.locator("#live")).to_have_text("live", timeout=30_000)
+    finally:
+        page.close()
+        services(app).broker.close()
+        server.shutdown()
+        services(app).store.close()
