@@ -270,3 +270,62 @@ def test_a_page_whose_stream_is_refused_retries_and_says_the_server_is_busy(
         services(app).broker.close()
         server.shutdown()
         services(app).store.close()
+
+
+def test_a_page_closed_behind_the_documented_nginx_frees_its_slot(data_dir: Path,
+                                                                   tmp_path: Path) -> None:
+    """Behind nginx a closed page held its slot for 45 s: the heartbeat passes through
+    nginx, which finds the phone gone and closes the upstream connection."""
+    import shutil
+    import subprocess
+
+    from test_multiprocess import free_port, nginx_site
+
+    from web.server import make_server, stop_in_thread
+
+    exe = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(exe).exists():
+        pytest.fail("nginx is not installed (./scripts/test installs nginx-light)")
+    ping = float(DEFAULTS["SSE_PING"])
+    app = app_with(data_dir, SSE_PING=ping, PROXY_HOPS=1)
+    server = make_server(app, "127.0.0.1", 0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    listen = free_port()
+    (tmp_path / "site.conf").write_text(nginx_site([server.effective_port], listen))
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(
+        f"daemon off;\nworker_processes 1;\npid {tmp_path}/nginx.pid;\n"
+        f"error_log {tmp_path}/error.log;\nevents {{}}\nhttp {{\n access_log off;\n"
+        f" client_body_temp_path {tmp_path}/body;\n proxy_temp_path {tmp_path}/proxy;\n"
+        f" include {tmp_path}/site.conf;\n}}\n")
+    proxy = subprocess.Popen([exe, "-c", str(conf), "-p", str(tmp_path)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    broker = services(app).broker
+    try:
+        t = make_table(app.test_client(), data_dir, "wuxing", 3)
+        for _ in range(300):  # a hang guard: nginx answers once it listens
+            try:
+                socket.create_connection(("127.0.0.1", listen), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        with socket.create_connection(("127.0.0.1", listen)) as sock:
+            sock.sendall(f"GET /api/tables/{t['table']}/events HTTP/1.1\r\nHost: x\r\n\r\n"
+                         .encode())
+            assert b"200 OK" in sock.recv(4096)
+            assert broker.count() == 1
+        started = time.monotonic()
+        for _ in range(50):  # ten pings at most
+            if broker.count() == 0:
+                break
+            time.sleep(ping / 5)
+        assert broker.count() == 0, "the page closed behind nginx still holds its slot"
+        print(f"slot freed {time.monotonic() - started:.2f} s after the page closed, "
+              f"behind nginx (ping {ping} s)")
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=30)
+        broker.close()
+        stop_in_thread(server, thread)
+        services(app).store.close()
