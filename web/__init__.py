@@ -73,7 +73,7 @@ DEFAULTS: dict[str, Any] = {
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app from ``config``: open the store and rebuild every table from it."""
+    """Build the app from ``config``: open the store (tables load from it on first use)."""
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
     if config:
@@ -108,7 +108,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         runs = RunStore(data_dir)
         tables = Tables(store, runs, abandoned_after=abandoned, idle_after=idle,
                         in_use=lambda tid: broker.count(tid) > 0)
-    tables.load()
     creations = RateLimit(int(app.config["TABLES_PER_CLIENT"]),
                           float(app.config["TABLES_WINDOW"]))
     app.extensions["companion"] = Services(store, runs, tables, broker, creations)

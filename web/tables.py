@@ -54,7 +54,11 @@ MAX_FOLLOWS = 16  # "play again" links loaded with one table (a chain is rarely 
 
 class Tables:
     """Every table of the server: made here, loaded from the store on first use, left out
-    of memory when idle, and (``shared``) caught up with other processes before each use."""
+    of memory when idle, and (``shared``) caught up with other processes before each use.
+
+    Nothing is read at start: a table is rebuilt from its live events (C-3) on its first
+    request, so start-up does not grow with the stored tables. A table that cannot be
+    rebuilt answers ``table_unavailable`` with the reason (``broken``)."""
 
     def __init__(self, store: EventStore, runs: RunStore, *, shared: bool = False,
                  abandoned_after: float = ABANDONED_AFTER, idle_after: float = IDLE_AFTER,
@@ -78,11 +82,6 @@ class Tables:
         # and what an idle one looked like when it left memory: (finished, last change).
         self._made: dict[str, list[str]] = {}
         self._left: dict[str, tuple[bool, float]] = {}
-
-    def load(self) -> None:
-        """Nothing is read at start: a table is rebuilt from its live events (C-3) on its
-        first request, so start-up does not grow with the stored tables. A table that
-        cannot be rebuilt answers ``table_unavailable`` with the reason (``broken``)."""
 
     @property
     def loaded(self) -> int:
