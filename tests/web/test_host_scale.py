@@ -6,6 +6,7 @@ a closed page frees its stream slot, the list is paged and ids are checked first
 from __future__ import annotations
 
 import json
+import random
 import socket
 import threading
 import time
@@ -16,11 +17,14 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from playwright.sync_api import expect
 from test_web_events import Stream
 from webtools import bearer, config, make_table, register_run
 
 from web import DEFAULTS, create_app, services
+from web.tables import HOST, PUBLIC, Viewer
 
 
 def app_with(data_dir: Path, **extra: Any) -> Flask:
@@ -105,8 +109,6 @@ def test_an_idle_table_leaves_memory_and_comes_back_exact(client: FlaskClient, a
     other = make_table(client, data_dir, "shrine", 3, seed=2)
     tid, host = t["table"], t["host_token"]
     table = tables.get(tid)
-    import random
-
     rng = random.Random(5)
     for _ in range(6):
         event = table.rules.random_play(table.match.state, rng)
@@ -329,3 +331,50 @@ def test_a_page_closed_behind_the_documented_nginx_frees_its_slot(data_dir: Path
         broker.close()
         stop_in_thread(server, thread)
         services(app).store.close()
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(["wuxing", "godnum", "shrine", "mountains", "gemcomplete"]),
+       seed=st.integers(0, 10_000), plays=st.integers(0, 25),
+       leave_at=st.sets(st.integers(0, 25), max_size=4))
+def test_a_table_leaving_memory_at_any_point_comes_back_the_same_for_every_viewer(
+        tmp_path_factory: pytest.TempPathFactory, game: str, seed: int, plays: int,
+        leave_at: set[int]) -> None:
+    """State = replay(events), whenever the table leaves memory: every viewer's snapshot
+    (hidden hands included) is the same before leaving and after loading again."""
+    from webtools import PLAYERS
+
+    data = tmp_path_factory.mktemp("idle") / "data"
+    n = PLAYERS[game]
+    run = register_run(data, game, n, seed=seed % 7 + 1)
+    app = app_with(data)
+    tables = services(app).tables
+    store = services(app).store
+    rng = random.Random(seed)
+    try:
+        table = tables.create(game, ["Ana", "Ben", "Chen", "Dara"][:n], run_ids=[run.run_id])
+        tid = table.id
+        viewers = [HOST, PUBLIC] + [Viewer("seat", s) for s in range(1, n + 1)]
+
+        def seen() -> list[dict[str, Any]]:
+            t = tables.get(tid)
+            out = []
+            for v in viewers:
+                snap = t.snapshot(v)
+                snap.pop("now")
+                out.append(snap)
+            return out
+
+        for i in range(plays + 1):
+            if i in leave_at:
+                before = seen()
+                assert tables.evict_idle(time.monotonic() + tables.idle_after + 1) == 1
+                assert seen() == before
+            t = tables.get(tid)
+            event = t.rules.random_play(t.match.state, rng)
+            if event is None or t.match.state.finished:
+                break
+            t.play(store, dict(event), HOST)
+    finally:
+        services(app).close()
