@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from test_web_events import Stream
 from webtools import bearer, config, make_table, register_run
 
 from web import create_app, services
@@ -72,7 +73,13 @@ def test_a_deleted_table_is_gone_in_every_process(two: tuple[Flask, Flask],
     t = make_table(ca, data_dir, "wuxing", 3)
     host = bearer(t["host_token"])
     assert cb.get(f"/api/tables/{t['table']}", headers=host).status_code == 200
+    page = Stream(cb, f"/api/tables/{t['table']}/events")  # a big screen on the other process
+    page.event()
     assert ca.delete(f"/api/tables/{t['table']}", headers=host).status_code == 200
+    with pytest.raises(StopIteration):  # its stream ends (NOTIFY), not at the next ping only
+        for _ in range(1000):
+            page.message()
+    page.close()
     r = cb.get(f"/api/tables/{t['table']}", headers=host)
     assert r.status_code == 410 and r.json["code"] == "table_deleted"
     r = cb.post(f"/api/tables/{t['table']}/timer", json={"seconds": 30}, headers=host)
