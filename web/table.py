@@ -322,13 +322,15 @@ class Table:
     def refusal_notice(self, viewer: Viewer) -> str | None:
         """The small stream message of the latest refusal for this viewer's page (JSON), or
         ``None`` when it hears nothing of it: the referee, the big screen and the refused
-        sender's own pages hear of a refusal; a refusal changes no one's snapshot, so no
-        page is sent one (300 refusals pushed 2,586 snapshots to 9 pages, issue 19)."""
+        seat's pages hear of a refusal; a refusal changes no one's snapshot, so no page is
+        sent one (300 refusals pushed 2,586 snapshots to 9 pages, issue 19)."""
         with self.lock:
             r = self.refusal
             if r is None or r["version"] != self.version:
                 return None
-            if viewer.role == "seat" and viewer.who != r["who"]:
+            # A phone hears of its own refused plays and of those made for its seat (the
+            # referee's), as the snapshot's ``refused`` shows them (banner.js).
+            if viewer.role == "seat" and viewer.who != r["who"] and viewer.seat != r["seat"]:
                 return None
             if viewer.role == "camera":
                 return None

@@ -378,3 +378,35 @@ def test_a_table_leaving_memory_at_any_point_comes_back_the_same_for_every_viewe
             t.play(store, dict(event), HOST)
     finally:
         services(app).close()
+
+
+def test_a_refused_play_the_referee_made_for_a_seat_reaches_that_phone_only(
+        client: FlaskClient, data_dir: Path) -> None:
+    """The seat a refused referee play was for hears who and what (not why: the referee's
+    reason may name a card); the other phones hear nothing."""
+    t = make_table(client, data_dir, "wuxing", 3)
+    tid = t["table"]
+    path = f"/api/tables/{tid}/events"
+    seats = [Stream(client, path, bearer(s["token"])) for s in t["seats"]]
+    version = seats[0].event()[0]
+    for s in seats[1:]:
+        s.event()
+    r = client.post(f"/api/tables/{tid}/actions", json={"type": "pass", "seat": 3},
+                    headers=bearer(t["host_token"]))
+    assert r.status_code == 400
+    for _ in range(50):  # pings come every 0.2 s: the notice is among the first few
+        m = seats[2].message()
+        if m.get("event") == "refused":
+            break
+    assert m.get("event") == "refused", "the seat the play was for heard nothing"
+    assert json.loads(m["data"])["refused"] == {"who": "host", "seat": 3, "type": "pass"}
+    client.post(f"/api/tables/{tid}/timer", json={"seconds": 30},
+                headers=bearer(t["host_token"]))
+    for s in seats:
+        got = []
+        while not got or got[-1].get("event") != "table":
+            m = s.message()
+            if "comment" not in m:
+                got.append(m)
+        assert [m["event"] for m in got] == ["table"] and int(got[0]["id"]) == version + 1
+        s.close()
