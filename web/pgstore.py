@@ -341,7 +341,8 @@ class PgStore:
     def load_table(self, table_id: str) -> StoredTable | DamagedTable | None:
         """One table still in play with its whole log, or ``None``."""
         with self._conn() as db:
-            row = db.execute("SELECT id, game, config, created FROM tables WHERE id = %s "
+            row = db.execute("SELECT id, game, config, created, finished FROM tables "
+                             "WHERE id = %s "
                              "AND deleted IS NULL", (table_id,)).fetchone()
             if row is None:
                 return None
@@ -351,7 +352,8 @@ class PgStore:
                          for viewer, sid, status, resp in db.execute(
                              "SELECT viewer, scan_id, status, response FROM scans "
                              "WHERE table_id = %s", (table_id,))}
-                return StoredTable(row[0], row[1], json.loads(row[2]), row[3], recs, scans)
+                return StoredTable(row[0], row[1], json.loads(row[2]), row[3], recs, scans,
+                                   bool(row[4]))
             except (ValueError, TypeError) as exc:
                 return DamagedTable(row[0], row[1], f"a stored record cannot be read: "
                                     f"{type(exc).__name__}")

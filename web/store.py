@@ -127,6 +127,7 @@ class StoredTable:
     created: float
     records: list[Record]
     scans: dict[ScanKey, tuple[int, dict[str, Any]]]
+    finished: bool = False  # as the table's row says (for the list); replay decides play
 
 
 @dataclass(frozen=True)
@@ -346,12 +347,12 @@ class Store:
         rows cannot be decoded comes back as a ``DamagedTable`` (the others still load)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, game, config, created FROM tables WHERE deleted IS NULL "
+                "SELECT id, game, config, created, finished FROM tables WHERE deleted IS NULL "
                 "ORDER BY created, id").fetchall()
             out: list[StoredTable | DamagedTable] = []
-            for tid, game, config, created in rows:
+            for tid, game, config, created, finished in rows:
                 try:
-                    out.append(self._load(tid, game, config, created))
+                    out.append(self._load(tid, game, config, created, finished))
                 except (ValueError, TypeError, sqlite3.DatabaseError) as exc:
                     out.append(DamagedTable(str(tid), str(game),
                                             f"a stored record cannot be read: "
@@ -392,7 +393,8 @@ class Store:
     def load_table(self, table_id: str) -> StoredTable | DamagedTable | None:
         """One table still in play with its whole log, or ``None``."""
         with self._lock:
-            row = self._db.execute("SELECT id, game, config, created FROM tables WHERE id = ? "
+            row = self._db.execute("SELECT id, game, config, created, finished FROM tables "
+                                   "WHERE id = ? "
                                    "AND deleted IS NULL", (table_id,)).fetchone()
             if row is None:
                 return None
@@ -429,7 +431,8 @@ class Store:
                 "FROM records WHERE table_id = ? AND seq > ? ORDER BY seq", (tid, after))
         ]
 
-    def _load(self, tid: str, game: str, config: str, created: float) -> StoredTable:
+    def _load(self, tid: str, game: str, config: str, created: float,
+              finished: Any = 0) -> StoredTable:
         recs = self._records(tid, 0)
         scans = {
             (str(viewer), str(sid)): (int(status), _object(resp))
@@ -437,7 +440,8 @@ class Store:
                 "SELECT viewer, scan_id, status, response FROM scans WHERE table_id = ?",
                 (tid,))
         }
-        return StoredTable(tid, game, _object(config), float(created), recs, scans)
+        return StoredTable(tid, game, _object(config), float(created), recs, scans,
+                           bool(finished))
 
     def close(self) -> None:
         with self._lock:

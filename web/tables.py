@@ -182,6 +182,12 @@ class Tables:
             log.exception("table %s could not be rebuilt", table_id)
             self.broken[table_id] = f"{type(exc).__name__}: {exc}"
             return None
+        finished = bool(built.match.state.finished)
+        if finished != st.finished:  # a store from before the list kept it: noted now
+            try:
+                self.store.append(table_id, [], finished=finished)
+            except CompanionError as exc:  # only the list's word; the table still answers
+                log.warning("table %s: could not note it finished: %s", table_id, exc)
         with self._lock:
             table = self._tables.setdefault(table_id, built)
             self._used[table_id] = time.monotonic()

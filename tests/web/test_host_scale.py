@@ -410,3 +410,31 @@ def test_a_refused_play_the_referee_made_for_a_seat_reaches_that_phone_only(
                 got.append(m)
         assert [m["event"] for m in got] == ["table"] and int(got[0]["id"]) == version + 1
         s.close()
+
+
+def test_the_list_says_finished_also_for_a_table_finished_before_it_kept_that(
+        data_dir: Path) -> None:
+    """A store from before the list was read from it has every table "in play": a table
+    finished then says so once it is loaded (and from then on, after restarts too)."""
+    import sqlite3
+
+    run = register_run(data_dir, "godnum", 2)
+    app = app_with(data_dir)
+    svc = services(app)
+    table = svc.tables.create("godnum", ["Ana", "Ben"], run_ids=[run.run_id])
+    rng = random.Random(1)
+    while not table.match.state.finished:
+        event = table.rules.random_play(table.match.state, rng)
+        assert event is not None
+        table.play(svc.store, dict(event), HOST)
+    assert app.test_client().get("/api/tables").json["tables"][0]["finished"] is True
+    svc.close()
+    with sqlite3.connect(data_dir / "companion.sqlite3") as db:  # as an older store has it
+        db.execute("UPDATE tables SET finished = 0")
+    db.close()
+    for _ in range(2):
+        app = app_with(data_dir)
+        client = app.test_client()
+        assert client.get(f"/api/tables/{table.id}").json["finished"] is True
+        assert client.get("/api/tables").json["tables"][0]["finished"] is True
+        services(app).close()
