@@ -183,13 +183,14 @@ def test_refusals_send_a_notice_not_a_snapshot_to_every_page(client: FlaskClient
 
     def until(s: Stream, kind: str) -> list[dict[str, str]]:
         got = []
-        while True:
+        for _ in range(200):  # pings every 0.2 s: a hang guard, not a deadline
             m = s.message()
             if "comment" in m:
                 continue
             got.append(m)
             if m.get("event") == kind:
                 return got
+        raise AssertionError(f"no {kind} message in 200; got {[m.get('event') for m in got]}")
 
     notices = []
     for s in (host, public, seats[1]):
@@ -404,10 +405,12 @@ def test_a_refused_play_the_referee_made_for_a_seat_reaches_that_phone_only(
                 headers=bearer(t["host_token"]))
     for s in seats:
         got = []
-        while not got or got[-1].get("event") != "table":
+        for _ in range(200):  # a hang guard
             m = s.message()
             if "comment" not in m:
                 got.append(m)
+            if got and got[-1].get("event") == "table":
+                break
         assert [m["event"] for m in got] == ["table"] and int(got[0]["id"]) == version + 1
         s.close()
 
