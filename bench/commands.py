@@ -92,6 +92,12 @@ def register(cli: Any) -> None:
     b.add_argument("--rate", type=float, default=50.0, help="scans/s (with --database)")
     b.add_argument("--seconds", type=float, default=60.0,
                    help="how long scans are sent (with --database)")
+    f = cli.bench("flood", "floods at the default limits, memory with 3,000 stored tables "
+                  "(idle ones leave), the list and a bad token, refusals with 9 pages open",
+                  _flood)
+    f.add_argument("--tables", type=int, default=3000)
+    f.add_argument("--database", default=None, metavar="URL",
+                   help="postgresql://... (a throwaway database: it adds 2x --tables tables)")
     s = cli.bench("pages", "screenshots of every game's big screen, referee page and phone",
                   _pages)
     s.add_argument("--out", default="screenshots", help="folder for the PNG files")
@@ -162,6 +168,12 @@ def _web(args: argparse.Namespace) -> int:
 
     return run_bench(phones=args.phones, scans=args.scans, streams=args.streams,
                      hostile=args.hostile, slow=args.slow)
+
+
+def _flood(args: argparse.Namespace) -> int:
+    from bench.flood import run_flood_bench
+
+    return run_flood_bench(args.tables, args.database)
 
 
 def _phones(args: argparse.Namespace) -> int:

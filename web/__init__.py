@@ -7,7 +7,8 @@ import time. Config keys:
   the app's instance folder);
 - ``PUBLIC_URL``: base of join links (``http://192.168.1.20:8000/``); default: the
   address the request came to;
-- ``SSE_PING`` (s, default 15), ``SSE_RETRY_MS`` (default 2000);
+- ``SSE_PING`` (s, default 1: the heartbeat that finds a closed page), ``SSE_RETRY_MS``
+  (default 2000);
 - ``CAMERA_PREVIEW``: base URL of the camera's preview server, shown on the referee page;
 - ``DB_SYNCHRONOUS``: ``FULL`` (default: survives power loss) or ``NORMAL``;
 - ``MAX_CONTENT_LENGTH``: request body limit (default 64 KB; an endpoint may take more
@@ -15,7 +16,10 @@ import time. Config keys:
 - ``SSE_MAX_STREAMS`` (default 192; ``make_server`` sets it from the thread count) and
   ``SSE_MAX_PER_CLIENT`` (default 16): open event streams in total and per client address;
 - ``TABLES_PER_CLIENT`` (default 20) per ``TABLES_WINDOW`` seconds (default 600): tables a
-  client address may create without a host token;
+  client address may create (any token; "play again" too), and ``TABLES_LIVE_PER_CLIENT``
+  (default 40): tables it made that may be in play at once;
+- ``TABLE_IDLE`` (s, default 600): a table unused this long, with no page open, leaves
+  memory and is rebuilt from the store on its next request;
 - ``ABANDONED_AFTER``: seconds without a change after which a host may delete a table that
   is not finished (default 6 hours).
 - ``DATABASE``: a ``postgresql://`` URL: tables, logs and print runs live in PostgreSQL,
@@ -53,7 +57,7 @@ log = logging.getLogger(__name__)
 DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": None,
     "CAMERA_PREVIEW": None,
-    "SSE_PING": 15.0,
+    "SSE_PING": 1.0,
     "SSE_RETRY_MS": 2000,
     "DB_SYNCHRONOUS": "FULL",
     "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -66,12 +70,14 @@ DEFAULTS: dict[str, Any] = {
     "SSE_MAX_PER_CLIENT": 16,
     "TABLES_PER_CLIENT": 20,
     "TABLES_WINDOW": 600.0,
+    "TABLES_LIVE_PER_CLIENT": 40,
+    "TABLE_IDLE": 600.0,
     "ABANDONED_AFTER": 6 * 3600.0,
 }
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app from ``config``: open the store and rebuild every table from it."""
+    """Build the app from ``config``: open the store (tables load from it on first use)."""
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
     if config:
@@ -82,6 +88,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     broker = Broker()
     url = app.config.get("DATABASE")
     abandoned = float(app.config["ABANDONED_AFTER"])
+    idle = float(app.config["TABLE_IDLE"])
     if url:
         # Many processes, one PostgreSQL: tables load lazily and catch up from the store;
         # every commit's NOTIFY wakes this process's streams (issue 15).
@@ -97,13 +104,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # Runs that `companion print` registered in this data dir join the database.
         pg_runs.import_files(RunStore(data_dir))
         runs: RunStore = pg_runs  # type: ignore[assignment]
-        tables = Tables(store, runs, shared=True, abandoned_after=abandoned)
+        tables = Tables(store, runs, shared=True, abandoned_after=abandoned, idle_after=idle,
+                        in_use=lambda tid: broker.count(tid) > 0)
         pg.listen(broker.publish)
     else:
         store = open_store(data_dir / "companion.sqlite3", app.config["DB_SYNCHRONOUS"])
         runs = RunStore(data_dir)
-        tables = Tables(store, runs, abandoned_after=abandoned)
-    tables.load()
+        tables = Tables(store, runs, abandoned_after=abandoned, idle_after=idle,
+                        in_use=lambda tid: broker.count(tid) > 0)
     creations = RateLimit(int(app.config["TABLES_PER_CLIENT"]),
                           float(app.config["TABLES_WINDOW"]))
     app.extensions["companion"] = Services(store, runs, tables, broker, creations)

@@ -10,6 +10,7 @@ a repeated ``scan_id`` is answered only to the token that sent it.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,10 +21,10 @@ from companion import errors, names
 from companion.cards import load_deck
 from companion.engine import check_event_fields
 from companion.registry import GAMES, find_rules
-from web.broker import StreamsFull
+from web.broker import NOTICE, StreamsFull
 from web.guard import BodyError, body_rule, has_body_rule, parse_json, security_headers
 from web.resources import services
-from web.store import StorageUnavailable
+from web.store import LIST_PAGE, StorageUnavailable
 from web.tables import HOST, Refused, Table, Viewer, check_own_zone, event_from_body
 
 log = logging.getLogger(__name__)
@@ -278,27 +279,48 @@ def faces(game: str) -> Response:
 
 
 # -- tables ----------------------------------------------------------------------------
+LIST_LIMIT = 50
+CURSOR = re.compile(r"(\d{1,12}(?:\.\d{1,12})?)~([A-Za-z0-9_-]{1,64})")
+
+
 @bp.get("/tables")
 def list_tables() -> Response:
-    tables = services(current_app).tables.all()
-    return jsonify({"tables": [
-        {"table": t.id, "game": t.game, "title": t.rules.title, "players": t.players,
-         "version": t.version, "finished": bool(t.match.state.finished), "created": t.created}
-        for t in tables]})
+    """The tables in play, newest first, a page at a time (``?limit=`` 1-200, default 50;
+    ``?after=`` the ``next`` of the previous page), read from the store without replaying a
+    table: the list costs the same with 10,000 stored tables as with ten."""
+    raw_limit = request.args.get("limit", str(LIST_LIMIT))
+    if not raw_limit.isascii() or not raw_limit.isdigit() or not 1 <= int(raw_limit) <= LIST_PAGE:
+        raise Refused(f"limit must be a whole number 1-{LIST_PAGE}, got "
+                      f"{names.shown(raw_limit, limit=20)}", code="bad_request", status=400)
+    after = request.args.get("after")
+    before = None
+    if after is not None:
+        m = CURSOR.fullmatch(after)
+        if m is None:
+            raise Refused(f"after must be the \"next\" of a page of this list, got "
+                          f"{names.shown(after, limit=40)}", code="bad_request", status=400)
+        before = (float(m.group(1)), m.group(2))
+    limit = int(raw_limit)
+    page = services(current_app).tables.listing(limit, before)
+    out: dict[str, Any] = {"tables": [
+        {"table": t.id, "game": t.game, "title": t.title, "players": t.players,
+         "version": t.version, "finished": t.finished, "created": t.created}
+        for t in page]}
+    if len(page) == limit:
+        out["next"] = f"{page[-1].created!r}~{page[-1].id}"
+    return jsonify(out)
 
 
 @bp.post("/tables")
 def create_table() -> tuple[Response, int] | Response:
-    """A new table. Without a host token of this server, limited per client address
-    (``429`` with ``Retry-After``): a stranger on the Wi-Fi cannot fill the disk."""
+    """A new table, counted against the client address whatever token it sends (a host
+    token of a table one just made was a free pass): ``429`` with ``Retry-After`` over the
+    rate or the ceiling of live tables; a stranger on the Wi-Fi cannot fill memory or disk."""
     svc = services(current_app)
-    tok = token()
-    if not (tok is not None and svc.tables.is_host_token(tok)):
-        wait = svc.creations.hit(client_address())
-        if wait:
-            return _json_error(429, "too_many_requests",
-                               f"too many tables made from this device; try again in "
-                               f"{int(wait) + 1} s", retry_after=int(wait) + 1)
+    token()  # a malformed Authorization header is still refused as one
+    limited = creation_limit()
+    if limited is not None:
+        return limited
     try:
         data = body(TABLE_FIELDS)
     except errors.MalformedEvent as exc:  # a table's problems are all bad_setup
@@ -307,8 +329,28 @@ def create_table() -> tuple[Response, int] | Response:
         raise errors.BadSetup('a table needs "game" and "players"')
     table = svc.tables.create(
         data["game"], data["players"], data.get("options"), data.get("runs"),
-        data.get("timer", 0))
+        data.get("timer", 0), maker=client_address())
     return jsonify(created(table)), 201
+
+
+def creation_limit() -> Response | None:
+    """``None`` when this client address may make one more table now (and counts it), else
+    the ``429`` answer: over ``TABLES_PER_CLIENT`` per ``TABLES_WINDOW``, or holding
+    ``TABLES_LIVE_PER_CLIENT`` tables still in play."""
+    svc = services(current_app)
+    addr = client_address()
+    ceiling = int(current_app.config["TABLES_LIVE_PER_CLIENT"])
+    live = svc.tables.live_made_by(addr)
+    if live >= ceiling:
+        return _json_error(429, "too_many_tables",
+                           f"this device already has {ceiling} tables in play on this server; "
+                           "finish or delete one (the referee page) first", retry_after=600)
+    wait = svc.creations.hit(addr)
+    if wait:
+        return _json_error(429, "too_many_requests",
+                           f"too many tables made from this device; try again in "
+                           f"{int(wait) + 1} s", retry_after=int(wait) + 1)
+    return None
 
 
 def created(table: Table) -> dict[str, Any]:
@@ -336,8 +378,12 @@ def play_again(table_id: str) -> tuple[Response, int]:
     table, _ = table_and_viewer(table_id, allow=("host",), need_token=True)
     body(frozenset())
     svc = services(current_app)
+    limited = creation_limit()  # a new table like any other (3,000 in 17 s were not counted)
+    if limited is not None:
+        return limited, 429
     new = svc.tables.create(table.game, table.players, dict(table.config["options"]),
-                            list(table.config["runs"]), follows=table)
+                            list(table.config["runs"]), follows=table,
+                            maker=client_address())
     svc.broker.publish(table.id, table.version)  # the old table's pages hear of it now
     return jsonify(created(new)), 201
 
@@ -445,7 +491,7 @@ def play_scan(table: Table, viewer: Viewer, data: dict[str, Any]) -> Response:
         new = table.play(services(current_app).store, event, viewer,
                          version=data.get("version"), scan_id=key, respond=respond)
     except errors.CompanionError as exc:
-        services(current_app).broker.publish(table.id, table.version)  # pages show refusals
+        services(current_app).broker.notice(table.id)  # a small notice, no snapshots
         return refusal(exc, table, viewer)
     return changed(table, respond(new), viewer)
 
@@ -474,7 +520,7 @@ def action(table_id: str) -> Response:
         new = table.play(services(current_app).store, event, viewer,
                          version=data.get("version"))
     except errors.CompanionError as exc:
-        services(current_app).broker.publish(table.id, table.version)  # pages show refusals
+        services(current_app).broker.notice(table.id)  # a small notice, no snapshots
         return refusal(exc, table, viewer)
     extra: dict[str, Any] = {"ruling": new[0].ruling if new else ""}
     if viewer.role == "host":  # the events as logged; a seat reads its own view instead
@@ -531,28 +577,40 @@ def events(table_id: str) -> Response:
         return _json_error(503, "too_many_streams", str(exc), retry_after=exc.retry_after)
 
     def stream() -> Iterator[str]:
+        current = table
         try:
             yield f"retry: {retry}\n\n"
             sent = last
-            v, text = table.versioned_snapshot(viewer)
+            v, text = current.versioned_snapshot(viewer)
             sent_text = text
             if sent != v:
                 yield f"id: {v}\nevent: table\ndata: {text}\n\n"
                 sent = v
             while not sub.closed:
+                # The ping is the heartbeat: a write to a page that is gone fails, and its
+                # slot is free within about two pings (it was 31 s, 45 s behind nginx).
                 version = sub.wait(ping)
                 if sub.closed:
                     break
                 if version is None:
                     yield ": ping\n\n"
                     continue
-                if svc.tables.shared:  # woken by another process's commit: catch up
-                    table.catch_up(svc.store)
-                if viewer.role == "seat" and not _still_seat(table, tok, viewer):
+                try:  # the table as loaded now (caught up with other processes; gone?)
+                    current = svc.tables.get(table.id)
+                except Refused:
+                    break  # deleted (also through another process): the page stops waiting
+                except StorageUnavailable:
+                    continue  # the database is away: the next wake or ping tries again
+                if viewer.role == "seat" and not _still_seat(current, tok, viewer):
                     break  # the seat was re-issued: its old token streams no more
-                v, text = table.versioned_snapshot(viewer)
+                if version == NOTICE:
+                    note = current.refusal_notice(viewer)
+                    if note is not None:
+                        yield f"event: refused\ndata: {note}\n\n"
+                    continue
+                v, text = current.versioned_snapshot(viewer)
                 if v == sent and text == sent_text:
-                    continue  # a refusal changes the snapshot, not the version
+                    continue  # "play again" changes the snapshot, not the version
                 sent, sent_text = v, text
                 yield f"id: {v}\nevent: table\ndata: {text}\n\n"
         finally:

@@ -28,7 +28,7 @@ from companion.errors import CompanionError
 from companion.runs import RunStore
 from web.records import player_figures, record_of, summary
 from web.store import Record, Store, StoredTable
-from web.table import HOST, Table
+from web.table import HOST, Refused, Table
 from web.tables import Tables
 
 FORMAT = "table-companion-export/1"
@@ -50,9 +50,19 @@ class Opened:
     tables: Tables
 
     def every_table(self) -> Iterator[tuple[Table, bool]]:
-        """Each table, oldest first, with whether its host archived it."""
-        out = [(t, False) for t in self.tables.all()]
-        out += [(self.tables.archived(tid), True) for tid in self.tables.deleted]
+        """Each table that replays, oldest first, with whether its host archived it (one
+        that cannot be rebuilt is left out: ``tables.broken`` says why)."""
+        out = []
+        for tid in self.store.table_ids():
+            try:
+                out.append((self.tables.get(tid), False))
+            except Refused:
+                continue
+        for tid in self.tables.deleted:
+            try:
+                out.append((self.tables.archived(tid), True))
+            except Refused:
+                continue
         yield from sorted(out, key=lambda x: (x[0].created, x[0].id))
 
     def close(self) -> None:
@@ -68,7 +78,7 @@ def open_data_dir(data_dir: str | os.PathLike[str]) -> Opened:
     store = Store(db)
     runs = RunStore(root)
     tables = Tables(store, runs)
-    tables.load()
+    tables.deleted.update(store.deleted_ids())  # tables load on use; archived ones by id
     return Opened(store, runs, tables)
 
 
@@ -83,7 +93,7 @@ def table_rows(st: StoredTable, deleted: float | None) -> dict[str, Any]:
     """A stored table exactly as its rows are (the part ``import`` writes back)."""
     return {
         "id": st.id, "game": st.game, "config": st.config, "created": st.created,
-        "deleted": deleted,
+        "deleted": deleted, "finished": st.finished,
         "records": [{"seq": r.seq, "time": r.time, "kind": r.kind, "who": r.who,
                      "body": r.body, "ruling": r.ruling, "public": r.public,
                      "voided_by": r.voided_by} for r in st.records],
@@ -170,12 +180,17 @@ def import_into(folder: str | os.PathLike[str], data_dir: str | os.PathLike[str]
             continue
         _private(target, text)
         runs_added += 1
+    docs = []
+    for path in sorted((src / "tables").glob("*.json")):
+        doc = _read_json(path)
+        if doc.get("format") != FORMAT:
+            raise ArchiveError(f"{path.name} is not a {FORMAT} file")
+        docs.append(doc)
+    # Oldest first: a table played again names the one it follows, which must be in first.
+    docs.sort(key=lambda d: (d["table"]["created"], d["table"]["id"]))
     store = Store(root / "companion.sqlite3")
     try:
-        for path in sorted((src / "tables").glob("*.json")):
-            doc = _read_json(path)
-            if doc.get("format") != FORMAT:
-                raise ArchiveError(f"{path.name} is not a {FORMAT} file")
+        for doc in docs:
             rows = doc["table"]
             have = store.load_table(rows["id"], archived=True)
             if have is not None:
@@ -192,6 +207,8 @@ def import_into(folder: str | os.PathLike[str], data_dir: str | os.PathLike[str]
             for s in rows["scans"]:
                 store.append(rows["id"], [], scan=((s["viewer"], s["scan_id"]), s["status"],
                                                   s["response"]))
+            if rows.get("finished"):
+                store.append(rows["id"], [], finished=True)
             if rows["deleted"] is not None:
                 store.delete_table(rows["id"], rows["deleted"])
             added += 1
@@ -199,6 +216,7 @@ def import_into(folder: str | os.PathLike[str], data_dir: str | os.PathLike[str]
         store.close()
     check = open_data_dir(root)  # every table must rebuild by replay, or the import failed
     try:
+        list(check.every_table())
         broken = dict(check.tables.broken)
     finally:
         check.close()

@@ -1,9 +1,10 @@
 """In-process publish/subscribe for Server-Sent Events: one queue per open stream.
 
 A publish carries only the table's new version; each stream builds the view its own
-token may see (so a referee view is never pushed to a seat). One server process only:
-the queues do not cross processes, which is why ``serve`` runs one process with many
-threads.
+token may see (so a referee view is never pushed to a seat). A ``notice`` (a refused play)
+wakes the streams without a new version: each sends at most a small notice, no snapshot.
+One server process only: the queues do not cross processes, which is why ``serve`` runs
+one process with many threads (PostgreSQL's NOTIFY carries versions between processes).
 
 Each stream holds one server thread for as long as it is open, so the broker caps them,
 in total and per client address (``subscribe`` raises ``StreamsFull``): the threads left
@@ -16,6 +17,8 @@ from __future__ import annotations
 import queue
 import threading
 from collections import defaultdict
+
+NOTICE = -1  # queued by ``Broker.notice``: something to tell, the same version
 
 
 class StreamsFull(Exception):
@@ -38,7 +41,8 @@ class Subscription:
         self.queue: queue.SimpleQueue[int | None] = queue.SimpleQueue()
 
     def wait(self, timeout: float) -> int | None:
-        """The newest version published since the last call, or ``None`` on timeout/close.
+        """The newest version published since the last call, ``NOTICE`` when only notices
+        came, or ``None`` on timeout/close.
 
         Versions queued meanwhile are coalesced: a phone needs only the latest view.
         """
@@ -111,6 +115,10 @@ class Broker:
             subs = list(self._subs.get(table_id, ()))
         for s in subs:
             s.queue.put(version)
+
+    def notice(self, table_id: str) -> None:
+        """Wake the table's streams for a notice (a refused play): no new version."""
+        self.publish(table_id, NOTICE)
 
     def count(self, table_id: str | None = None, *, client: str | None = None) -> int:
         with self._lock:

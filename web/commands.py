@@ -149,9 +149,10 @@ def demo_table(app: Any) -> Any:
             except ImportError:
                 continue
             svc.runs.save(demo_run(game, rules.max_players))
-    tables = [t for t in svc.tables.all() if t.game == "wuxing"]
-    if tables:
-        return max(tables, key=lambda t: t.created)
+    # The newest WuXing table in play (read from the list: no other table is loaded).
+    newest = next((t for t in svc.tables.listing(200) if t.game == "wuxing"), None)
+    if newest is not None:
+        return svc.tables.get(newest.id)
     return svc.tables.create("wuxing", list(DEMO_PLAYERS))
 
 
@@ -160,12 +161,13 @@ def print_referee_links(app: Any, base: str) -> None:
     after creation, and this terminal is the host's)."""
     from web.resources import services
 
-    tables = [t for t in services(app).tables.all() if not t.match.state.finished]
+    # From the stored list, newest first: start-up loads no table (they load on use).
+    tables = [t for t in services(app).tables.listing(200) if not t.finished]
     if tables:
         print("Tables in play (referee links):")
     for t in tables:
-        print(f"  {t.rules.title} {t.id} ({', '.join(t.players)}, version {t.version}): "
-              f"{base.rstrip('/')}/t/{t.id}/referee?token={t.config['host_token']}")
+        print(f"  {t.title} {t.id} ({', '.join(t.players)}, version {t.version}): "
+              f"{base.rstrip('/')}/t/{t.id}/referee?token={t.config.get('host_token', '')}")
     broken = services(app).tables.broken
     for tid, why in broken.items():
         print(f"  table {tid} could not be rebuilt: {why}")

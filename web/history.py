@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from web.api import body, table_and_viewer, token
+from web.api import body, token
 from web.guard import takes_body
 from web.records import player_figures, record_csv, record_of, replay_step, summary
 from web.resources import services
@@ -24,13 +24,21 @@ MAX_HISTORY_TABLES = 200  # a device's remembered tables asked for at once
 MAX_STEP_TEXT = 9  # digits of ?step=
 
 
+def _table(table_id: str) -> Table:
+    """The table, or the archived one its host deleted (read, never played on)."""
+    tables = services(current_app).tables
+    try:
+        return tables.get(table_id)
+    except Refused as exc:
+        if exc.code != "table_deleted":
+            raise
+        return tables.archived(table_id)
+
+
 def _readable(table_id: str) -> tuple[Table, Any]:
     """The table (archived ones too) and the viewer its token stands for."""
-    tables = services(current_app).tables
-    if isinstance(table_id, str) and table_id in tables.deleted:
-        table = tables.archived(table_id)
-        return table, table.viewer_for(token())
-    return table_and_viewer(table_id)
+    table = _table(table_id)
+    return table, table.viewer_for(token())
 
 
 def _may_replay(table: Table, viewer: Any) -> None:
@@ -136,8 +144,7 @@ def history() -> Response:
 
 
 def _readable_as_host(table_id: str, tok: str) -> tuple[Table, Any]:
-    tables = services(current_app).tables
-    table = tables.archived(table_id) if table_id in tables.deleted else tables.get(table_id)
+    table = _table(table_id)
     if table.viewer_for(tok) != HOST:
         raise Refused("not this table's host token", code="not_allowed", status=403)
     return table, HOST

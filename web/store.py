@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.errors import CompanionError, StaleVersion
+from companion.names import escaped
+from companion.registry import find_rules
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -40,7 +42,9 @@ CREATE TABLE IF NOT EXISTS tables (
     game TEXT NOT NULL,
     config TEXT NOT NULL,
     created REAL NOT NULL,
-    deleted REAL
+    deleted REAL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    next_table TEXT
 );
 CREATE TABLE IF NOT EXISTS records (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -84,6 +88,14 @@ DROP TABLE scans_before_senders;
 ScanKey = tuple[str, str]  # (viewer key, scan_id)
 
 
+# The lobby's page of tables, newest first, without reading the whole table.
+INDEXES = """
+CREATE INDEX IF NOT EXISTS tables_in_play ON tables (created DESC, id DESC)
+    WHERE deleted IS NULL;
+"""
+LIST_PAGE = 200  # the most tables one page of the list holds
+
+
 class StorageUnavailable(CompanionError):
     """SQLite could not write (disk full, read-only data dir); nothing was written."""
 
@@ -117,6 +129,32 @@ class StoredTable:
     created: float
     records: list[Record]
     scans: dict[ScanKey, tuple[int, dict[str, Any]]]
+    finished: bool = False  # as the table's row says (for the list); replay decides play
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One line of the table list, read without replaying the table."""
+
+    id: str
+    game: str
+    config: dict[str, Any]
+    created: float
+    version: int
+    changed: float
+    finished: bool
+
+    @property
+    def players(self) -> list[str]:
+        players = self.config.get("players")  # stored before names were checked: escaped
+        return [escaped(p) for p in players] if isinstance(players, list) else []
+
+    @property
+    def title(self) -> str:
+        try:
+            return find_rules(self.game).title
+        except (CompanionError, ImportError):
+            return self.game
 
 
 @dataclass
@@ -144,7 +182,8 @@ class EventStore(Protocol):
 
     def append(self, table_id: str, records: Iterable[Record], *,
                void: Iterable[int] = (), voided_by: int | None = None,
-               scan: tuple[ScanKey, int, dict[str, Any]] | None = None) -> None: ...
+               scan: tuple[ScanKey, int, dict[str, Any]] | None = None,
+               finished: bool | None = None) -> None: ...
 
     def delete_table(self, table_id: str, when: float) -> None: ...
 
@@ -155,6 +194,11 @@ class EventStore(Protocol):
     def deleted_ids(self) -> dict[str, float]: ...
 
     def table_ids(self) -> list[str]: ...
+
+    def list_tables(self, limit: int, before: tuple[float, str] | None = None
+                    ) -> list[Listed]: ...
+
+    def table_status(self, table_id: str) -> tuple[float | None, str | None] | None: ...
 
     def load_table(self, table_id: str, *, archived: bool = False
                    ) -> StoredTable | DamagedTable | None: ...
@@ -211,6 +255,17 @@ class Store:
             self._db.execute("ALTER TABLE records ADD COLUMN public TEXT NOT NULL DEFAULT ''")
         if "deleted" not in columns("tables"):  # before hosts could delete tables
             self._db.execute("ALTER TABLE tables ADD COLUMN deleted REAL")
+        if "finished" not in columns("tables"):  # before the list was read from the store
+            self._db.execute("ALTER TABLE tables ADD COLUMN finished INTEGER NOT NULL "
+                             "DEFAULT 0")
+        if "next_table" not in columns("tables"):  # "play again" was kept in memory only
+            self._db.execute("ALTER TABLE tables ADD COLUMN next_table TEXT")
+            # Each table's pages follow to the newest table played again from it.
+            self._db.execute(
+                "UPDATE tables SET next_table = (SELECT n.id FROM tables n WHERE "
+                "json_extract(n.config, '$.follows') = tables.id ORDER BY n.created DESC "
+                "LIMIT 1)")
+        self._db.executescript(INDEXES)
         if "viewer" not in columns("scans"):  # before scan ids belonged to their sender
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -254,11 +309,16 @@ class Store:
             db.execute("INSERT INTO tables (id, game, config, created) VALUES (?, ?, ?, ?)",
                        (table_id, game, json.dumps(config), created))
             self._insert(db, table_id, records)
+            if isinstance(config.get("follows"), str):  # played again: its pages follow
+                db.execute("UPDATE tables SET next_table = ? WHERE id = ?",
+                           (table_id, config["follows"]))
 
     def append(self, table_id: str, records: Iterable[Record], *,
                void: Iterable[int] = (), voided_by: int | None = None,
-               scan: tuple[ScanKey, int, dict[str, Any]] | None = None) -> None:
-        """Add records (and mark ``void`` seqs voided, remember a scan id) atomically.
+               scan: tuple[ScanKey, int, dict[str, Any]] | None = None,
+               finished: bool | None = None) -> None:
+        """Add records (and mark ``void`` seqs voided, remember a scan id, note whether the
+        game is over for the list) atomically.
 
         Raises ``StaleVersion`` when another process sharing the file wrote that seq first.
         """
@@ -274,6 +334,9 @@ class Store:
                     db.execute("INSERT INTO scans (table_id, viewer, scan_id, status, "
                                "response) VALUES (?, ?, ?, ?, ?)",
                                (table_id, viewer, scan_id, status, json.dumps(response)))
+                if finished is not None:
+                    db.execute("UPDATE tables SET finished = ? WHERE id = ?",
+                               (int(finished), table_id))
         except sqlite3.IntegrityError:
             raise StaleVersion(
                 f"table {table_id!r} changed meanwhile (seq {records[0].seq if records else '?'} "
@@ -323,12 +386,12 @@ class Store:
         rows cannot be decoded comes back as a ``DamagedTable`` (the others still load)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, game, config, created FROM tables WHERE deleted IS NULL "
+                "SELECT id, game, config, created, finished FROM tables WHERE deleted IS NULL "
                 "ORDER BY created, id").fetchall()
             out: list[StoredTable | DamagedTable] = []
-            for tid, game, config, created in rows:
+            for tid, game, config, created, finished in rows:
                 try:
-                    out.append(self._load(tid, game, config, created))
+                    out.append(self._load(tid, game, config, created, finished))
                 except (ValueError, TypeError, sqlite3.DatabaseError) as exc:
                     out.append(DamagedTable(str(tid), str(game),
                                             f"a stored record cannot be read: "
@@ -341,13 +404,39 @@ class Store:
             return [r[0] for r in self._db.execute(
                 "SELECT id FROM tables WHERE deleted IS NULL ORDER BY created, id")]
 
+    def list_tables(self, limit: int, before: tuple[float, str] | None = None
+                    ) -> list[Listed]:
+        """Up to ``limit`` tables still in play, newest first, older than ``before``
+        (``(created, id)`` of the last one of the previous page)."""
+        where = ""
+        args: list[Any] = [min(max(1, limit), LIST_PAGE)]
+        if before is not None:
+            where = "AND (created, id) < (?, ?)"
+            args = [before[0], before[1], *args]
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, game, config, created, finished, "
+                "(SELECT seq FROM records r WHERE r.table_id = t.id ORDER BY seq DESC LIMIT 1),"
+                "(SELECT time FROM records r WHERE r.table_id = t.id ORDER BY seq DESC LIMIT 1)"
+                f" FROM tables t WHERE deleted IS NULL {where} "
+                "ORDER BY created DESC, id DESC LIMIT ?", args).fetchall()
+        return [listed(*row) for row in rows]
+
+    def table_status(self, table_id: str) -> tuple[float | None, str | None] | None:
+        """``(deleted, next_table)`` of a stored table, or ``None``."""
+        with self._lock:
+            row = self._db.execute("SELECT deleted, next_table FROM tables WHERE id = ?",
+                                   (table_id,)).fetchone()
+        return (row[0], row[1]) if row else None
+
     def load_table(self, table_id: str, *, archived: bool = False
                    ) -> StoredTable | DamagedTable | None:
         """One table still in play (or, ``archived``, also one its host deleted) with its
         whole log, or ``None``."""
         with self._lock:
-            row = self._db.execute("SELECT id, game, config, created FROM tables WHERE id = ? "
-                                   "AND (deleted IS NULL OR ?)", (table_id, archived)).fetchone()
+            row = self._db.execute("SELECT id, game, config, created, finished FROM tables "
+                                   "WHERE id = ? AND (deleted IS NULL OR ?)",
+                                   (table_id, archived)).fetchone()
             if row is None:
                 return None
             try:
@@ -383,7 +472,8 @@ class Store:
                 "FROM records WHERE table_id = ? AND seq > ? ORDER BY seq", (tid, after))
         ]
 
-    def _load(self, tid: str, game: str, config: str, created: float) -> StoredTable:
+    def _load(self, tid: str, game: str, config: str, created: float,
+              finished: Any = 0) -> StoredTable:
         recs = self._records(tid, 0)
         scans = {
             (str(viewer), str(sid)): (int(status), _object(resp))
@@ -391,11 +481,23 @@ class Store:
                 "SELECT viewer, scan_id, status, response FROM scans WHERE table_id = ?",
                 (tid,))
         }
-        return StoredTable(tid, game, _object(config), float(created), recs, scans)
+        return StoredTable(tid, game, _object(config), float(created), recs, scans,
+                           bool(finished))
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def listed(tid: str, game: str, config: str, created: float, finished: Any,
+           version: int | None, changed: float | None) -> Listed:
+    """A ``Listed`` from a row; a damaged configuration lists without players."""
+    try:
+        conf = _object(config)
+    except ValueError:
+        conf = {}
+    return Listed(str(tid), str(game), conf, float(created), int(version or 0),
+                  float(changed if changed is not None else created), bool(finished))
 
 
 def _object(text: Any) -> dict[str, Any]:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import secrets
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion import names
@@ -24,7 +25,7 @@ from companion.errors import (
 from companion.registry import build_setup, find_rules
 from companion.runs import PrintRun, RunBook, RunStore
 from companion.zones import parse_zone
-from web.store import DamagedTable, EventStore, Record, StoredTable
+from web.store import DamagedTable, EventStore, Listed, Record, StoredTable
 from web.table import (
     ABANDONED_AFTER,
     HOST,
@@ -42,50 +43,50 @@ log = logging.getLogger(__name__)
 __all__ = ["HOST", "PUBLIC", "Refused", "Table", "Tables", "Viewer", "check_own_zone",
            "event_from_body"]
 
+# A table nobody has asked about for this long leaves memory (its log stays in the store)
+# and is rebuilt by replay on its next request: memory follows the tables in play.
+IDLE_AFTER = 600.0
+# Table ids as this server makes them (and older ones): checked before any store sees them
+# (a NUL byte reached PostgreSQL as a 500 DataError).
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_FOLLOWS = 16  # "play again" links loaded with one table (a chain is rarely longer)
+
+
 class Tables:
-    """Every table of the server: created here, rebuilt from the store on start."""
+    """Every table of the server: made here, loaded from the store on first use, left out
+    of memory when idle, and (``shared``) caught up with other processes before each use.
+
+    Nothing is read at start: a table is rebuilt from its live events (C-3) on its first
+    request, so start-up does not grow with the stored tables. A table that cannot be
+    rebuilt answers ``table_unavailable`` with the reason (``broken``)."""
 
     def __init__(self, store: EventStore, runs: RunStore, *, shared: bool = False,
-                 abandoned_after: float = ABANDONED_AFTER) -> None:
+                 abandoned_after: float = ABANDONED_AFTER, idle_after: float = IDLE_AFTER,
+                 in_use: Callable[[str], bool] | None = None) -> None:
         self.store = store
         self.runs = runs
         self.abandoned_after = abandoned_after
-        # shared: other processes write to the same database (PostgreSQL). Tables are then
-        # loaded on first use and brought up to date from the store before every answer.
+        self.idle_after = idle_after
+        # Tables with an open page stay in memory: the stream reads the loaded copy.
+        self.in_use = in_use or (lambda table_id: False)
+        # shared: other processes write to the same database (PostgreSQL). Each answer
+        # then first reads the table's row (deleted? played again?) and its new records.
         self.shared = shared
         self._tables: dict[str, Table] = {}
-        self._lock = threading.Lock()
+        self._used: dict[str, float] = {}  # table id -> monotonic time of its last use
+        self._swept = time.monotonic()
+        self._lock = threading.RLock()
         self.broken: dict[str, str] = {}
         self.deleted: dict[str, float] = {}
+        # Client address -> tables it made that may still be in play (the live ceiling),
+        # and what an idle one looked like when it left memory: (finished, last change).
+        self._made: dict[str, list[str]] = {}
+        self._left: dict[str, tuple[bool, float]] = {}
 
-    def load(self) -> None:
-        """Rebuild every stored table by replaying its live events (C-3).
-
-        Never fails because of stored data: a table that cannot be rebuilt is kept in
-        ``broken`` with the reason (``table_unavailable``), a name stored before names were
-        checked is shown escaped. A shared store loads nothing here: start-up must not grow
-        with the number of stored tables.
-        """
-        self.deleted = self.store.deleted_ids()
-        if self.shared:
-            return
-        for st in self.store.load_all():
-            if isinstance(st, DamagedTable):
-                log.error("table %s could not be read: %s", st.id, st.why)
-                self.broken[st.id] = st.why
-                continue
-            try:
-                table = self._build(st)
-            except Exception as exc:  # one damaged table must not keep the others down
-                log.exception("table %s could not be rebuilt", st.id)
-                self.broken[st.id] = f"{type(exc).__name__}: {exc}"
-                continue
-            self._tables[st.id] = table
-        # Played again: each table's pages follow to the newest table made from it.
-        for table in sorted(self._tables.values(), key=lambda t: t.created):
-            before = self._tables.get(str(table.config.get("follows", "")))
-            if before is not None:
-                before.link_next(table)
+    @property
+    def loaded(self) -> int:
+        """How many tables are in memory now."""
+        return len(self._tables)
 
     def _build(self, st: StoredTable) -> Table:
         players = st.config.get("players")
@@ -103,15 +104,17 @@ class Tables:
     def get(self, table_id: str) -> Table:
         """The table; raises ``Refused``: 404 ``unknown_table``, 410 ``table_deleted``,
         409 ``table_unavailable``."""
-        table = self._tables.get(table_id) if isinstance(table_id, str) else None
-        if self.shared and isinstance(table_id, str) and table_id not in self.broken \
-                and table_id not in self.deleted:
+        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+            shown = names.shown(table_id, limit=16)
+            raise Refused(f"there is no table {shown}", code="unknown_table", status=404)
+        self._sweep()
+        table = self._tables.get(table_id)
+        if (table is None or self.shared) and table_id not in self.broken:
             table = self._fresh(table_id, table)
         if table is not None:
+            self._used[table_id] = time.monotonic()
             return table
         shown = names.shown(table_id, limit=16)
-        if self.shared and table_id not in self.deleted:
-            self.deleted.update(self.store.deleted_ids())  # deleted through another server
         if table_id in self.deleted:
             raise Refused(f"table {shown} was deleted by its host", code="table_deleted",
                           status=410)
@@ -144,54 +147,137 @@ class Tables:
                     f"{self.abandoned_after / 3600:g} hours without a change",
                     code="table_in_play", status=409)
             self.store.delete_table(table.id, now)
-            with self._lock:
-                self._tables.pop(table.id, None)
-                self.deleted[table.id] = now
+            self._forget(table.id, deleted=now)
 
-    def _fresh(self, table_id: str, table: Table | None) -> Table | None:
-        """``table`` caught up with the shared store, loaded on first use (``None``: no such
-        table)."""
+    def _forget(self, table_id: str, deleted: float | None = None) -> None:
+        with self._lock:
+            self._tables.pop(table_id, None)
+            self._used.pop(table_id, None)
+            if deleted is not None:
+                self.deleted[table_id] = deleted
+
+    def _fresh(self, table_id: str, table: Table | None, depth: int = 0) -> Table | None:
+        """``table`` as the store has it now: loaded on first use, and (shared) gone when
+        another process deleted it, linked to the table played again from it, caught up
+        with its new records. ``None``: no such table (``deleted``/``broken`` say why)."""
+        status = self.store.table_status(table_id)
+        if status is None or status[0] is not None:
+            if status is not None:
+                self._forget(table_id, deleted=float(status[0] or 0))
+            return None
         if table is None:
-            if len(table_id) > 64:
+            table = self._load(table_id)
+            if table is None:
                 return None
-            st = self.store.load_table(table_id)
-            if st is None:
-                return None
-            if isinstance(st, DamagedTable):
-                log.error("table %s could not be read: %s", st.id, st.why)
-                self.broken[table_id] = st.why
-                return None
-            try:
-                built = self._build(st)
-            except Exception as exc:
-                log.exception("table %s could not be rebuilt", table_id)
-                self.broken[table_id] = f"{type(exc).__name__}: {exc}"
-                return None
-            with self._lock:
-                table = self._tables.setdefault(table_id, built)
-        table.catch_up(self.store)
+        nxt = status[1]
+        if nxt and (table.next is None or table.next.id != nxt) and depth < MAX_FOLLOWS:
+            following = self._tables.get(nxt)
+            if following is None and TABLE_ID.fullmatch(nxt):
+                following = self._fresh(nxt, None, depth + 1)
+            if following is not None:
+                table.link_next(following)
+        if self.shared:
+            table.catch_up(self.store)
         return table
 
-    def all(self) -> list[Table]:
-        """Every table (a shared store: every stored table, loaded on demand)."""
-        if self.shared:
-            return [t for tid in self.store.table_ids() if (t := self._fresh(
-                tid, self._tables.get(tid))) is not None]
-        return list(self._tables.values())
+    def _load(self, table_id: str) -> Table | None:
+        """Rebuild one stored table by replay and keep it in memory (``None``: none)."""
+        st = self.store.load_table(table_id)
+        if st is None:
+            return None
+        if isinstance(st, DamagedTable):
+            log.error("table %s could not be read: %s", st.id, st.why)
+            self.broken[table_id] = st.why
+            return None
+        try:
+            built = self._build(st)
+        except Exception as exc:  # one damaged table must not keep the others down
+            log.exception("table %s could not be rebuilt", table_id)
+            self.broken[table_id] = f"{type(exc).__name__}: {exc}"
+            return None
+        finished = bool(built.match.state.finished)
+        if finished != st.finished:  # a store from before the list kept it: noted now
+            try:
+                self.store.append(table_id, [], finished=finished)
+            except CompanionError as exc:  # only the list's word; the table still answers
+                log.warning("table %s: could not note it finished: %s", table_id, exc)
+        with self._lock:
+            table = self._tables.setdefault(table_id, built)
+            self._used[table_id] = time.monotonic()
+            self._left.pop(table_id, None)
+        return table
 
-    def is_host_token(self, token: str) -> bool:
-        """Whether ``token`` is the host token of a table on this server."""
-        if not token.isascii():
-            return False
-        found = False
-        for t in self.all():  # every table compared, in constant time each
-            found |= secrets.compare_digest(token, t.config["host_token"])
-        return found
+    def _sweep(self, now: float | None = None) -> int:
+        """Let tables idle for ``idle_after`` seconds leave memory (at most once every
+        ``idle_after / 4`` seconds); returns how many left."""
+        now = time.monotonic() if now is None else now
+        if now - self._swept < min(60.0, self.idle_after / 4):
+            return 0
+        self._swept = now
+        return self.evict_idle(now)
+
+    def evict_idle(self, now: float | None = None) -> int:
+        """Let every table unused for ``idle_after`` seconds and without an open page leave
+        memory now; returns how many left."""
+        now = time.monotonic() if now is None else now
+        made = {tid for ids in self._made.values() for tid in ids}
+        gone = 0
+        with self._lock:
+            for tid, used in list(self._used.items()):
+                if now - used < self.idle_after or self.in_use(tid):
+                    continue
+                table = self._tables.pop(tid, None)
+                del self._used[tid]
+                if table is not None and tid in made:
+                    self._left[tid] = (bool(table.match.state.finished), table.last_change())
+                gone += 1
+        return gone
+
+    def listing(self, limit: int = 50, before: tuple[float, str] | None = None
+                ) -> list[Listed]:
+        """A page of the tables in play, newest first, read from the store (no replay);
+        a table found damaged is left out."""
+        return [t for t in self.store.list_tables(limit, before) if t.id not in self.broken]
+
+    def all(self) -> list[Table]:
+        """Every stored table in play, each loaded (the command line's links; not for a
+        request: it grows with the store)."""
+        out = []
+        for tid in self.store.table_ids():
+            try:
+                out.append(self.get(tid))
+            except Refused:
+                continue
+        return out
+
+    def live_made_by(self, client: str) -> int:
+        """How many tables ``client`` made (since this process started) are still in play:
+        not deleted, not finished, changed within ``abandoned_after``."""
+        now = time.time()
+        with self._lock:
+            keep = []
+            for tid in self._made.get(client, []):
+                if tid in self.deleted:
+                    continue
+                table = self._tables.get(tid)
+                finished, changed = ((bool(table.match.state.finished), table.last_change())
+                                     if table is not None else self._left.get(tid, (False, now)))
+                if not finished and now - changed < self.abandoned_after:
+                    keep.append(tid)
+            for tid in set(self._made.get(client, [])) - set(keep):
+                self._left.pop(tid, None)
+            if keep:
+                self._made[client] = keep
+            else:
+                self._made.pop(client, None)
+            return len(keep)
 
     def create(self, game: Any, players: Any, options: Any = None,
-               run_ids: Any = None, timer: Any = 0, follows: Table | None = None) -> Table:
+               run_ids: Any = None, timer: Any = 0, follows: Table | None = None,
+               maker: str | None = None) -> Table:
         """A new table with fresh tokens; raises ``BadSetup``/``UnknownGame``. ``follows``:
-        the table it is played again from, whose pages then move to this one."""
+        the table it is played again from, whose pages then move to this one; ``maker``:
+        the client address it counts against (``live_made_by``)."""
         rules = find_rules(game)
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise BadSetup(f"players must be a list of names, got {names.shown(players)}")
@@ -236,6 +322,9 @@ class Tables:
             table = Table(st, rules, match, RunBook(runs))
             table.shared_store = self.store if self.shared else None
             self._tables[table_id] = table
+            self._used[table_id] = time.monotonic()
+            if maker is not None:
+                self._made.setdefault(maker, []).append(table_id)
         if follows is not None:
             follows.link_next(table)
         return table
@@ -266,7 +355,8 @@ class Tables:
         alphabet = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud at a table
         while True:
             tid = "".join(secrets.choice(alphabet) for _ in range(6))
-            if tid not in self._tables and tid not in self.deleted and tid not in self.broken:
+            if tid not in self._tables and tid not in self.deleted and \
+                    tid not in self.broken and self.store.table_status(tid) is None:
                 return tid
 
 
