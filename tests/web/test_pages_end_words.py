@@ -179,7 +179,9 @@ def test_a_refusal_names_the_card_and_the_next_step(
     card = next(c for c in t["run"].cards if c.deck != "universe")
     r = app.test_client().post(f"/api/tables/{t['table']}/scans", headers=bearer(ben["token"]),
                                json={"payload": card.payload, "zone": "seat:2"})
-    assert r.status_code == 409 and card.serial in r.json["error"]  # the API keeps the code
+    # A player's answer names the card, never its serial (C-8, issue 18 §7).
+    assert r.status_code == 409 and card.face.name in r.json["error"]
+    assert card.serial not in r.json["error"]
     refusal = phone.locator("#refusal")
     expect(refusal).to_be_visible(timeout=20_000)
     expect(refusal).to_contain_text(card.face.name)
