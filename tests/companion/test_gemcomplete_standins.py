@@ -123,7 +123,10 @@ def _masked(value: Any, faces: dict[str, str]) -> Any:
     """``value`` with every serial replaced by its face id: two tables that hold the same
     faces in the same places, whichever copy, read the same."""
     if isinstance(value, dict):
-        return {k: _masked(v, faces) for k, v in value.items()}
+        # A discard pile is compared as a multiset of faces: after two copies of one face
+        # were told apart only by taps, which of them lies higher in the pile is not known.
+        return {k: sorted(map(repr, _masked(v, faces))) if k == "discard" else
+                _masked(v, faces) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_masked(v, faces) for v in value]
     if isinstance(value, str):

@@ -283,8 +283,9 @@ class GemCompleteRules(Rules[GemState]):
             raise MalformedEvent(f"{typed!r}: at most {count} different cards")
         picked: list[str] = []
         tapped: list[bool | None] = []
+        named = self._named(state, typed)
         for t in typed:
-            state, card, tap = self._card(state, t, target, seat)
+            state, card, tap = self._card(state, t, target, seat, named | set(picked))
             picked.append(card)
             tapped.append(tap)
         if len(set(picked)) != len(picked):
@@ -324,12 +325,17 @@ class GemCompleteRules(Rules[GemState]):
         """Whether ``typed`` names a face (a tap), not one printed card (C-1)."""
         return card_ref(state.cards, typed) not in state.cards
 
-    def _card(self, state: GemState, typed: str, seat: int,
-              actor: int | None) -> tuple[GemState, str, bool]:
-        """A card of ``seat``'s unseen cards (a face id picks an unseen copy, a tap), and the
-        state in which a scanned stand-in has traded places with an unseen copy
-        (standins.py)."""
-        card = self._pick(state, typed, sorted(may_hold(state, seat)), actor)
+    def _named(self, state: GemState, typed: list[str]) -> set[str]:
+        """The serials ``typed`` names one by one (not by face): a tap in the same list
+        picks another copy."""
+        return {str(r) for r in (card_ref(state.cards, t) for t in typed) if r in state.cards}
+
+    def _card(self, state: GemState, typed: str, seat: int, actor: int | None,
+              avoid: set[str] | frozenset[str] = frozenset()) -> tuple[GemState, str, bool]:
+        """A card of ``seat``'s unseen cards (a face id picks an unseen copy, a tap, not one
+        of ``avoid``), and the state in which a scanned stand-in has traded places with an
+        unseen copy (standins.py)."""
+        card = self._pick(state, typed, sorted(may_hold(state, seat) - avoid), actor)
         if self._tap(state, typed):
             return state, card, True
         return standins.to_unseen(state, seat, card, actor), card, False
@@ -363,20 +369,24 @@ class GemCompleteRules(Rules[GemState]):
         the others as stand-ins (which copy stayed is not known)."""
         cards: list[str] = []
         taps: list[bool | None] = []
+        named = self._named(state, typed)
         for t in typed:
             side = state.side(seat)
             # A tap takes the copy nearest the top of the pile, each copy once.
-            pile = [c for c in reversed(side.discard) if c not in cards]
-            card = self._pick(state, t, [*pile, *sorted(may_hold(state, seat))], actor)
+            avoid = named | set(cards)
+            pile = [c for c in reversed(side.discard) if c not in avoid]
+            card = self._pick(state, t, [*pile, *sorted(may_hold(state, seat) - avoid)],
+                              actor)
             tap = self._tap(state, t)
             if tap and card in side.discard:
                 face = state.cards[card].id
                 rest = [c for c in side.discard if c != card and state.cards[c].id == face]
                 state = standins.mark(state, rest)
             elif not tap and card not in side.discard:
-                there = [c for c in side.discard if c in state.stand_ins and c not in cards
-                         and state.cards[c].id == state.cards[card].id]
-                if there and side.discard_unknown == 0:
+                # The stand-in nearest the top of the pile gives way to the card shown.
+                there = [c for c in reversed(side.discard) if c in state.stand_ins
+                         and c not in avoid and state.cards[c].id == state.cards[card].id]
+                if there:
                     state = standins.to_place(state, seat, card, there[0], actor)
                 else:
                     state = standins.to_unseen(state, seat, card, actor)
