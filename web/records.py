@@ -101,11 +101,14 @@ def standings(game: str, view: Mapping[str, Any], winners: list[int],
                          f"{words.count(int(x.get('oinks', 0)), 'Oink')}",
                          int(x.get("influence", 0)) * 1000 + int(x.get("oinks", 0))))
     elif game == "mountains":
+        # The living by HP, then the others by the order they went out, the latest first.
+        gone = [int(x) for x in view.get("out_order", []) or []]
         for i, p in enumerate(view.get("players", []), 1):
             alive = p.get("alive") is not False
             hp = int(p.get("hp", 0) or 0)
             rows.append((i, p.get("name", ""), f"{hp} HP" if alive else "out",
-                         hp if alive else -1000.0))
+                         1000.0 + hp if alive else
+                         float(gone.index(i)) if i in gone else -1.0))
     elif game == "gemcomplete":
         for i, p in enumerate(view.get("seats", []), 1):
             gems = sum(1 for c in p.get("locus", []) or [] if isinstance(c, dict) and c.get("gem"))

@@ -20,7 +20,9 @@ const STANDINGS = {
   // The groups by kind ("5 single (5)"), not one by one: Shrine's end fits one screen.
   shrine: (v) => (v.final || []).map((x) => [x.name, count(x.influence, "point") + " · " + count(x.oinks, "Oink") +
     ((x.groups || []).length ? " · " + groupWords(x.groups) : ""), x.influence * 1000 + x.oinks]),
-  mountains: (v) => (v.players || []).map((p) => [p.name, p.alive === false ? "out" : `${p.hp} HP`, p.alive === false ? -1000 : p.hp]),
+  // The living by HP, then the others by the order they went out, the latest out first.
+  mountains: (v) => (v.players || []).map((p, i) => [p.name, p.alive === false ? "out" : `${p.hp} HP`,
+    p.alive === false ? (v.out_order || []).indexOf(i + 1) : 1000 + p.hp]),
   gemcomplete: (v) => (v.seats || []).map((p) => [p.name, count((p.locus || []).filter((c) => c.gem).length, "gem"), (p.locus || []).filter((c) => c.gem).length]),
 };
 

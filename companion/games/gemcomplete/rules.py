@@ -64,6 +64,7 @@ from companion.engine import (
 )
 from companion.errors import BadSetup, GameOver, IllegalPlay, MalformedEvent, UnknownCard
 from companion.games.gemcomplete import adjudicate as rule
+from companion.games.gemcomplete import standins
 from companion.games.gemcomplete import view as words
 from companion.games.gemcomplete.state import (
     CHOOSE,
@@ -214,17 +215,20 @@ class GemCompleteRules(Rules[GemState]):
         seat = z.seat
         if z.kind == "seat" and seat in owing(state):
             # A card an effect put face up, shown at its owner's seat (C-6).
-            return rule.show(state, seat, self._card(state, typed, seat, by), by)
+            state, card, tap = self._card(state, typed, seat, by)
+            return _noted(rule.show(state, seat, card, by), [card], [tap])
         # Who acts and when first (GC-3), then which card: the answer to a seat that may not
         # act never depends on the card named.
         if z.kind == "seat":
             rule.check_current(state, seat, "play a card", ("recovery", "main"))
-            return rule.play_card(state, seat, self._card(state, typed, seat, by))
+            state, card, tap = self._card(state, typed, seat, by)
+            return _noted(rule.play_card(state, seat, card), [card], [tap])
         if state.step == "reveal":
             rule.check_current(state, seat, "reveal Locus cards", ("reveal",))
-            return rule.reveal(state, seat, [self._reveal_card(state, seat, typed)], seat)
+            return self._reveal(state, seat, [typed], by)
         rule.check_current(state, seat, "set a card", ("main",))
-        return rule.set_card(state, seat, self._card(state, typed, seat, by))
+        state, card, tap = self._card(state, typed, seat, by)
+        return _noted(rule.set_card(state, seat, card), [card], [tap])
 
     def _act(self, state: GemState, kind: str, event: Event) -> GemState:
         seat = self._sender(event)
@@ -234,9 +238,7 @@ class GemCompleteRules(Rules[GemState]):
             return rule.declare(state, seat, require(event, "positions", list))
         if kind == "reveal":
             if seat == state.turn and state.step == "reveal":
-                typed = self._typed(event)
-                return rule.reveal(state, seat, [self._reveal_card(state, seat, t, i)
-                                                 for i, t in enumerate(typed)], seat)
+                return self._reveal(state, seat, self._typed(event), seat)
             return rule.reveal(state, seat, [], seat)
         if kind == "choose":
             return rule.choose(state, seat, [self._pick(state, t, state.revealed)
@@ -246,13 +248,14 @@ class GemCompleteRules(Rules[GemState]):
                 rule.check_current(state, seat, f"{kind} a card", ("main",))
             text = event.get("card")
             card = None
+            tap = False
             if text is not None and not (isinstance(text, str) and not text.strip()):
                 if not isinstance(text, str):
                     raise MalformedEvent(f"event field 'card' must be a serial, got {text!r}")
-                card = self._card(state, text, seat, seat)
-            if kind == "set":
-                return rule.set_card(state, seat, card)
-            return rule.play_card(state, seat, card)
+                state, card, tap = self._card(state, text, seat, seat)
+            done = (rule.set_card(state, seat, card) if kind == "set"
+                    else rule.play_card(state, seat, card))
+            return _noted(done, [card] if card else [], [tap] if card else [])
         return self._effect(state, seat, kind, event)
 
     def _effect(self, state: GemState, seat: int, kind: str, event: Event) -> GemState:
@@ -266,11 +269,9 @@ class GemCompleteRules(Rules[GemState]):
             to = event.get("to", "hand")
             if to not in ("hand", "deck"):
                 raise MalformedEvent(f"'to' must be 'hand' or 'deck', got {to!r}")
-            side = state.side(target)
-            cards = [self._pick(state, t, [*side.discard, *sorted(may_hold(state, target))],
-                                seat)
-                     for t in self._typed(event)]
-            return rule.effect(state, seat, kind, target, 0, cards, "deck", str(to))
+            state, cards, taps = self._from_pile(state, target, self._typed(event), seat)
+            done = rule.effect(state, seat, kind, target, 0, cards, "deck", str(to))
+            return _noted(done, cards, taps)
         count = require(event, "count", int)
         if not 1 <= count <= 40:
             raise MalformedEvent(f"count {count!r} must be 1-40")
@@ -280,11 +281,17 @@ class GemCompleteRules(Rules[GemState]):
         typed = self._typed(event, required=False) if kind != "draw" else []
         if len(typed) > count or len(set(typed)) != len(typed):
             raise MalformedEvent(f"{typed!r}: at most {count} different cards")
-        cards = [self._pick(state, t, sorted(may_hold(state, target)), seat)
-                 for t in typed]
-        if len(set(cards)) != len(cards):
+        picked: list[str] = []
+        tapped: list[bool | None] = []
+        named = self._named(state, typed)
+        for t in typed:
+            state, card, tap = self._card(state, t, target, seat, named | set(picked))
+            picked.append(card)
+            tapped.append(tap)
+        if len(set(picked)) != len(picked):
             raise MalformedEvent(f"{typed!r}: at most {count} different cards")
-        return rule.effect(state, seat, kind, target, count, cards, str(source), "")
+        done = rule.effect(state, seat, kind, target, count, picked, str(source), "")
+        return _noted(done, picked, tapped)
 
     # ----------------------------------------------------------------- naming cards
 
@@ -314,19 +321,78 @@ class GemCompleteRules(Rules[GemState]):
             raise rule.not_yours(state, actor, typed)
         return sorted(copies)[0]
 
-    def _card(self, state: GemState, typed: str, seat: int, actor: int | None) -> str:
-        """A card of ``seat``'s hand (a face id picks an unseen copy)."""
-        return self._pick(state, typed, sorted(may_hold(state, seat)), actor)
+    def _tap(self, state: GemState, typed: str) -> bool:
+        """Whether ``typed`` names a face (a tap), not one printed card (C-1)."""
+        return card_ref(state.cards, typed) not in state.cards
 
-    def _reveal_card(self, state: GemState, seat: int, typed: str, offset: int = 0) -> str:
-        """A card revealed at the next selected Locus position (a face id: the card known
-        to lie there, else an unseen copy)."""
-        at = len(state.revealed) + offset
-        known: list[str] = []
-        if at < len(state.declaration):
-            slot = state.side(seat).locus[state.declaration[at] - 1].serial
-            known = [slot] if slot else []
-        return self._pick(state, typed, [*known, *sorted(may_hold(state, seat))], seat)
+    def _named(self, state: GemState, typed: list[str]) -> set[str]:
+        """The serials ``typed`` names one by one (not by face): a tap in the same list
+        picks another copy."""
+        return {str(r) for r in (card_ref(state.cards, t) for t in typed) if r in state.cards}
+
+    def _card(self, state: GemState, typed: str, seat: int, actor: int | None,
+              avoid: set[str] | frozenset[str] = frozenset()) -> tuple[GemState, str, bool]:
+        """A card of ``seat``'s unseen cards (a face id picks an unseen copy, a tap, not one
+        of ``avoid``), and the state in which a scanned stand-in has traded places with an
+        unseen copy (standins.py)."""
+        card = self._pick(state, typed, sorted(may_hold(state, seat) - avoid), actor)
+        if self._tap(state, typed):
+            return state, card, True
+        return standins.to_unseen(state, seat, card, actor), card, False
+
+    def _reveal(self, state: GemState, seat: int, typed: list[str],
+                actor: int | None) -> GemState:
+        """The next selected Locus cards revealed (a face id: the card known to lie there,
+        else an unseen copy); a scan of a copy where a stand-in lies trades places."""
+        cards: list[str] = []
+        taps: list[bool | None] = []
+        for offset, t in enumerate(typed):
+            at = len(state.revealed) + offset
+            slot = None
+            if at < len(state.declaration):
+                slot = state.side(seat).locus[state.declaration[at] - 1].serial
+            card = self._pick(state, t, [*([slot] if slot else []),
+                                         *sorted(may_hold(state, seat))], actor)
+            tap = self._tap(state, t)
+            if not tap and slot is not None:
+                state = standins.to_place(state, seat, card, slot, actor)
+            elif not tap:
+                state = standins.to_unseen(state, seat, card, actor)
+            cards.append(card)
+            taps.append(None if tap and slot is not None else tap)
+        return _noted(rule.reveal(state, seat, cards, actor), cards, taps)
+
+    def _from_pile(self, state: GemState, seat: int, typed: list[str],
+                   actor: int) -> tuple[GemState, list[str], list[bool | None]]:
+        """Cards named from ``seat``'s discard pile: a scan of a copy where a stand-in lies
+        in the pile trades places; a tap on a face with several copies in the pile leaves
+        the others as stand-ins (which copy stayed is not known)."""
+        cards: list[str] = []
+        taps: list[bool | None] = []
+        named = self._named(state, typed)
+        for t in typed:
+            side = state.side(seat)
+            # A tap takes the copy nearest the top of the pile, each copy once.
+            avoid = named | set(cards)
+            pile = [c for c in reversed(side.discard) if c not in avoid]
+            card = self._pick(state, t, [*pile, *sorted(may_hold(state, seat) - avoid)],
+                              actor)
+            tap = self._tap(state, t)
+            if tap and card in side.discard:
+                face = state.cards[card].id
+                rest = [c for c in side.discard if c != card and state.cards[c].id == face]
+                state = standins.mark(state, rest)
+            elif not tap and card not in side.discard:
+                # The stand-in nearest the top of the pile gives way to the card shown.
+                there = [c for c in reversed(side.discard) if c in state.stand_ins
+                         and c not in avoid and state.cards[c].id == state.cards[card].id]
+                if there:
+                    state = standins.to_place(state, seat, card, there[0], actor)
+                else:
+                    state = standins.to_unseen(state, seat, card, actor)
+            cards.append(card)
+            taps.append(None if tap and card in side.discard else tap)
+        return state, cards, taps
 
     # ----------------------------------------------------------------- views (view.py)
 
@@ -427,3 +493,11 @@ class GemCompleteRules(Rules[GemState]):
 
 
 RULES = GemCompleteRules()
+
+
+def _noted(state: GemState, cards: list[str], taps: list[bool | None]) -> GemState:
+    """The cards a play named: by a tap (``True``), stand-ins; by serial (``False``), where
+    they were seen; ``None``: a tap on a card already known there keeps what it was."""
+    marks = dict(zip(cards, taps, strict=True))
+    state = standins.seen(state, [c for c, t in marks.items() if t is False])
+    return standins.mark(state, [c for c, t in marks.items() if t])

@@ -88,6 +88,9 @@ class GemState:
     pending_card: str | None = None
     last_play: Play | None = None
     free: tuple[PrintedDeck, ...] = ()  # printed decks no seat is bound to yet (GN-2)
+    # Serials recorded by a tap, not a scan: a copy of the same face may take their place
+    # when the camera later shows it (C-1, issue 18 §3; standins.py).
+    stand_ins: frozenset[str] = frozenset()
 
     def side(self, seat: int) -> Side:
         return self.sides[seat - 1]

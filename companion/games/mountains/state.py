@@ -125,6 +125,7 @@ class MountainsState:
     ruling: str = "Roll a die each to decide who picks a character first (MR-3)."
     finished: bool = False
     winners: tuple[int, ...] = ()
+    out_order: tuple[int, ...] = ()  # seats in the order they went out at 0 HP (MR-10)
     counts: tuple[tuple[str, int], ...] = ()
     notes: tuple[str, ...] = ()  # what happened besides the play itself (Xi Bian's gains)
     last_play: Play | None = None  # what the latest event did, as data (issue 11)
@@ -268,6 +269,7 @@ def defeat_and_finish(s: MountainsState, before: tuple[int, ...]) -> tuple[Mount
         siphon=tuple(x for x in s.siphon if s.player(x[0]).alive),
         skip_move=tuple(x for x in s.skip_move if s.player(x[0]).alive),
     )
+    s = evolve(s, out_order=(*s.out_order, *fallen))  # one event: in seat order
     who = names(s.name(x) for x in fallen)
     text = f"{who} {'is' if len(fallen) == 1 else 'are'} out at 0 HP; their weapons go to " \
            "the weapon discard pile (MR-10)"

@@ -194,4 +194,6 @@ def view(s: MountainsState, seat: int | None) -> JSONDict:
         "rule": s.last_play.rule if s.last_play else None,
         "finished": s.finished,
         "winners": list(s.winners),
+        # seats in the order they went out (MR-10); the end ranks the latest out first
+        "out_order": list(s.out_order),
     }
