@@ -283,3 +283,45 @@ def test_stats_prints_players_and_tables(app: Flask, client: FlaskClient, data_d
     assert all(p["games"] == 1 for p in figures["players"])
     with pytest.raises(ArchiveError, match="not a data dir"):
         stats(data_dir / "nothing-here")
+
+
+@pytest.mark.browser
+def test_the_replay_and_history_pages_step_by_key_and_pass_axe(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """The replay steps with the arrow keys; both pages have no critical or serious axe
+    violation, on the big screen and on a small phone, and never scroll sideways."""
+    from axe_playwright_python.sync_playwright import Axe
+    from playwright.sync_api import expect
+
+    base, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "godnum")
+    play_through(app, client, t, limit=400, undo_at=3)
+    steps = len(services(app).tables.get(t["table"]).records)
+    axe = Axe()
+    links = [{"table": t["table"], "title": "God Num", "players": [],
+              "referee": f"{base}/t/{t['table']}/referee?token={t['host_token']}"}]
+    for size in ({"width": 1920, "height": 1080}, {"width": 360, "height": 640}):
+        page = browser.new_context(viewport=size).new_page()
+        page.goto(f"{base}/t/{t['table']}/replay?token={t['seats'][0]['token']}")
+        body = page.locator("body")  # the pages' CSP allows no eval: wait on the attribute
+        expect(body).to_have_attribute("data-step", str(steps), timeout=20_000)
+        assert "token=" not in page.url  # the token left the address bar
+        page.keyboard.press("ArrowLeft")
+        expect(body).to_have_attribute("data-step", str(steps - 1))
+        page.keyboard.press("Home")
+        expect(body).to_have_attribute("data-step", "0")
+        page.goto(f"{base}/history")
+        page.evaluate("x => localStorage.setItem('companion.referee-links.v2', "
+                      "JSON.stringify(x))", links)
+        page.reload()
+        page.wait_for_selector("#history-tables li")
+        for url in (f"{base}/t/{t['table']}/replay?token={t['host_token']}&step=5",
+                    f"{base}/history"):
+            page.goto(url)
+            page.wait_for_timeout(800)
+            bad = [v["id"] for v in axe.run(page).response["violations"]
+                   if v["impact"] in ("critical", "serious")]
+            assert bad == [], (url, size, bad)
+            assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+        page.context.close()

@@ -1,7 +1,7 @@
 // Table Companion: the big screen, a seat's phone and the referee page. No build step:
 // ES modules by concern (core, api, stream, forms, tiles, banner, referee, view) and one
 // renderer per game in games/<game>.js, all drawn from the table's JSON snapshot.
-import {C, h, $, store, seatLabel, names, plain} from "./core.js";
+import {C, h, $, store, seatLabel, names, plain, scrollRegions} from "./core.js";
 import {api, hooks, tablePath} from "./api.js";
 import {follow, refresh, closeStream} from "./stream.js";
 import {renderActions, boards} from "./forms.js";
@@ -149,17 +149,6 @@ function followNext(s) {
     box.hidden = false;
   }
   setTimeout(() => { location.assign(n.url); }, 1500);
-}
-
-// A part of the page that scrolls sideways (a wide table) takes the keyboard's focus, so
-// what is off to the side can be reached without a mouse (issue 20 §7).
-function scrollRegions() {
-  for (const el of document.querySelectorAll(".scroll:not([tabindex])")) {
-    el.tabIndex = 0;
-    el.setAttribute("role", "region");
-    const head = el.closest("section, .panel, details")?.querySelector("h2, h3, summary");
-    el.setAttribute("aria-label", head ? head.textContent.trim() : "table");
-  }
 }
 
 function render(s) {

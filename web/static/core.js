@@ -110,3 +110,14 @@ export function faceOf(x) {
   if (c && store.faces[c.face]) return {face: c.face, serial: x, ...store.faces[c.face]};
   return null;
 }
+
+// A table that scrolls inside itself is a region a keyboard can reach (axe, issue 20 §7),
+// named by the heading of its box.
+export function scrollRegions() {
+  for (const el of document.querySelectorAll(".scroll:not([tabindex])")) {
+    el.tabIndex = 0;
+    el.setAttribute("role", "region");
+    const head = el.closest("section, .panel, details")?.querySelector("h2, h3, summary");
+    el.setAttribute("aria-label", head ? head.textContent.trim() : "table");
+  }
+}

@@ -1,7 +1,7 @@
 // A game's replay: the table as this token's viewer saw it after each record of its log,
 // drawn by the same renderers as the live pages (GET /api/tables/<t>/replay?step=N), with
 // previous, next, a slider and the arrow keys.
-import {C, $, store} from "./core.js";
+import {C, $, store, scrollRegions} from "./core.js";
 import {api, tablePath} from "./api.js";
 import {renderStatus} from "./banner.js";
 import {renderView} from "./view.js";
@@ -32,6 +32,7 @@ function draw(s) {
   el.hidden = kids.length === 0;
   renderView(s.view);
   renderEnd(s);
+  scrollRegions();
   steps = s.steps;
   range.max = String(steps);
   range.value = String(s.version);
