@@ -5,6 +5,7 @@ seat page's address bar or in a lobby that did not ask for it."""
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -141,8 +142,19 @@ def test_a_reissue_reaches_every_process_sharing_postgresql(
         assert r.status_code == 201, r.json
         t = r.json
         tid, old = t["table"], t["seats"][0]["token"]
-        assert b.get(f"/api/tables/{tid}", headers=bearer(old)).status_code == 200
+        seen = b.get(f"/api/tables/{tid}", headers=bearer(old))
+        assert seen.status_code == 200
+        played = f"id: {seen.json['version'] + 1}\n".encode()
         stream = Stream(b, f"/api/tables/{tid}/events", old)
+        # A play through a, seen on b's stream: b's LISTEN is up (a server just started could
+        # miss a notice sent before it listens; a running one does not).
+        assert a.post(f"/api/tables/{tid}/actions", json={"type": "rps", "winner": 1},
+                      headers=bearer(t["host_token"])).status_code == 200
+        for _ in range(300):  # a hang guard, not a speed limit
+            if any(played in c for c in stream.chunks):
+                break
+            time.sleep(0.1)
+        assert any(played in c for c in stream.chunks), "b never heard of a's play"
         new = a.post(f"/api/tables/{tid}/seats/1/reissue",
                      headers=bearer(t["host_token"])).json["token"]
         assert b.get(f"/api/tables/{tid}", headers=bearer(old)).status_code == 403
