@@ -6,6 +6,7 @@ import argparse
 import os
 from typing import Any
 
+from companion.progress import progress
 from companion.registry import GAMES
 
 
@@ -80,7 +81,8 @@ def _print(args: argparse.Namespace) -> int:
         data_dir = args.data_dir or os.environ.get("COMPANION_DATA_DIR") or "data"
     if args.pod:
         return _pod(args, opts, data_dir)
-    result = make_job(args.what, args.out, opts, data_dir)
+    with progress(0, "printing", "decks") as bar:
+        result = make_job(args.what, args.out, opts, data_dir, progress=bar)
     print(f"wrote {result.pdf} ({result.pages} pages, {result.size_bytes / 1024:.0f} KiB) "
           f"and {result.manifest}")
     for run in result.runs:
@@ -94,7 +96,8 @@ def _print(args: argparse.Namespace) -> int:
 def _pod(args: argparse.Namespace, opts: Any, data_dir: str | None) -> int:
     from printables.pod import export
 
-    result = export(args.what, args.out, args.pod, opts, data_dir)
+    with progress(0, "rendering", "cards") as bar:
+        result = export(args.what, args.out, args.pod, opts, data_dir, progress=bar)
     for warning in result.warnings:
         print(f"warning: {warning}")
     print(f"wrote {len(result.files)} files to {result.folder}")

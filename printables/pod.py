@@ -28,6 +28,7 @@ from typing import Any
 
 from companion.cards import DeckData
 from companion.errors import CompanionError
+from companion.progress import Progress, Silent
 from companion.registry import GAMES
 from companion.runs import PrintRun, RunStore
 from printables.cardsheets import back_tints
@@ -176,8 +177,8 @@ def rasterise(pdf: bytes, pages: list[int], svc: Service) -> list[bytes]:
 
 
 def export(what: str, out: str | os.PathLike[str], service: str, opts: PrintOptions,
-           data_dir: str | os.PathLike[str] | None, rng: random.Random | None = None
-           ) -> PodResult:
+           data_dir: str | os.PathLike[str] | None, rng: random.Random | None = None,
+           progress: Progress | None = None) -> PodResult:
     """Export ``what`` (a game, or ``all``: one sub-folder per game) for ``service``.
 
     Everything is drawn in memory first; then files go to temporary names, the runs are
@@ -195,7 +196,10 @@ def export(what: str, out: str | os.PathLike[str], service: str, opts: PrintOpti
     created = datetime.now(UTC).isoformat(timespec="seconds")
     planned: list[tuple[Path, dict[str, bytes], PrintRun, dict[str, Any]]] = []
     stale: set[Path] = set()  # files of an earlier export here: gone once this one is in
-    for deck, run in plan_runs(games, opts, rng, taken):
+    decks = list(plan_runs(games, opts, rng, taken))
+    progress = progress or Silent()
+    progress.grow(sum(len(run.cards) for _, run in decks))
+    for deck, run in decks:
         sub = folder / deck.game if what == "all" else folder
         old = sub / MANIFEST
         if old.is_file():
@@ -217,6 +221,7 @@ def export(what: str, out: str | os.PathLike[str], service: str, opts: PrintOpti
                   "files": sorted(files), "cards": rows})
         files[MANIFEST] = json.dumps(m, indent=1).encode("utf-8")
         planned.append((sub, files, run, m))
+        progress.advance(len(run.cards))
     result = _write(folder, planned, root, warnings)
     # An earlier export's cards must not be uploaded with this one (two runs, two decks).
     for p in stale - set(result.files):

@@ -11,6 +11,7 @@ from companion import playstats
 from companion.cards import load_deck
 from companion.errors import BadSetup
 from companion.playtest import POLICIES, Game, Playtest, decisions, figures
+from companion.progress import Progress
 from companion.registry import find_rules
 from report import html as page
 from report.run import recorded, simulate
@@ -33,6 +34,12 @@ class Request:
     workers: int | None = None
     decision_games: int | None = None
     playtest: Playtest | None = None  # a game outside the registry (tests)
+    progress: Progress | None = None  # a bar on a terminal (companion.progress)
+
+    def steps(self) -> int:
+        """Games the report plays in all (for a progress bar)."""
+        sets = len(self.compare[1]) if self.compare else 1
+        return self.games * sets + min(self.games, self.decision_games or DECISION_GAMES)
 
     def check(self) -> None:
         """Raises ``BadSetup`` naming the first thing that cannot be played."""
@@ -79,7 +86,7 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
         variants = [(f"{name} = {v}", {**req.options, name: v}) for v in values]
     for label, options in variants:
         games = simulate(req.game, req.players, options, req.seed, req.games, req.policy,
-                         req.workers, playtest=pt)
+                         req.workers, playtest=pt, progress=req.progress)
         f = figures(games, req.players, names, decks, shared)
         key = label or "simulated"
         sets[key] = f
@@ -106,7 +113,7 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
                                   "game length"))
     n = min(req.games, req.decision_games or DECISION_GAMES)
     rotated = simulate(req.game, req.players, req.options, req.seed + 1, n, "rotate",
-                       req.workers, playtest=pt)
+                       req.workers, playtest=pt, progress=req.progress)
     d = decisions(rotated, req.players)
     out["decisions"] = d
     sections.append("<h2>Do decisions matter?</h2>"

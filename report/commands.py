@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from companion.errors import BadSetup
+from companion.progress import progress
 from companion.registry import GAMES
 
 
@@ -66,7 +67,8 @@ def _report(args: argparse.Namespace) -> int:
         raise BadSetup(f"cannot write --out {args.out!r}: {e.strerror}") from e
     t0 = time.perf_counter()
     try:
-        with f:
+        with f, progress(req.steps(), "simulating", "games", json_output=args.json) as bar:
+            req.progress = bar
             text, figures = build(req)
             f.write(text)
     except BaseException:
