@@ -230,54 +230,89 @@ def seating_words(players: int, names: Sequence[str]) -> str:
             "their left, and so on round the table.")
 
 
-def mat_pages(doc: Document, paper: str, game: str, players: int | None,
-              names: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """The camera's table mat: play area, four ArUco markers and the game's zones (mm)."""
+MARGIN = 5.0  # mm of white beyond the play area (the markers keep 15 mm inside it anyway)
+
+
+@dataclass(frozen=True)
+class MatPlan:
+    """One mat: the game's zones at a table size, each zone's words and how they are set."""
+
+    game: str
+    title: str
+    players: int
+    names: tuple[str, ...]
+    zones: list[tablemat.Zone]
+    labels: dict[str, Label]
+    blocks: dict[str, Block]
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """The mat's paper (play area and margin), mm."""
+        return tablemat.MAT_WIDTH + 2 * MARGIN, tablemat.MAT_HEIGHT + 2 * MARGIN
+
+    def describe(self) -> list[dict[str, Any]]:
+        """Each zone, its words, their sizes (pt) and where they lie (mat mm)."""
+        return [{"zone": z.name, "rect_mm": [z.x, z.y, z.w, z.h],
+                 "heading": self.labels[z.name].heading, "words": self.labels[z.name].body,
+                 "note": self.labels[z.name].note,
+                 "heading_pt": self.blocks[z.name].size(fonts.BOLD),
+                 "words_pt": self.blocks[z.name].size(fonts.SANS),
+                 "bands_mm": [list(_rect(label_band(z, self.blocks[z.name], s)))
+                              for s in readers(z)]}
+                for z in self.zones]
+
+
+def plan(game: str, players: int | None, names: Sequence[str] = ()) -> MatPlan:
+    """The mat of ``game`` for ``players`` (default: as many as ``names``, else the
+    largest table); ``names`` in seat order. Raises ``UnknownGame``, ``BadSetup``,
+    ``BadText`` or ``PrintError`` (names that do not match the table, words that do not fit).
+    """
     from companion.cards import load_deck
     from companion.names import player_names
 
     _lo, hi = tablemat.player_range(game)
-    names = player_names(names)
-    n = players if players is not None else (len(names) or hi)
+    given = player_names(names)
+    n = players if players is not None else (len(given) or hi)
     zones = tablemat.zones(game, n)
-    if names and len(names) != n:
-        raise PrintError(f"{len(names)} names given for a mat of {n} players: give one "
+    if given and len(given) != n:
+        raise PrintError(f"{len(given)} names given for a mat of {n} players: give one "
                          "name per player, in seat order")
-    title = load_deck(game).title
-    labels = {z.name: zone_label(game, z.name, names) for z in zones}
+    labels = {z.name: zone_label(game, z.name, given) for z in zones}
     blocks = {z.name: fit(labels[z.name], _reader_frame(z, readers(z)[0])[0]) for z in zones}
-    margin = 5.0  # white beyond the play area (the markers keep 15 mm inside it anyway)
-    w, h = tablemat.MAT_WIDTH + 2 * margin, tablemat.MAT_HEIGHT + 2 * margin
+    return MatPlan(game, load_deck(game).title, n, given, zones, labels, blocks)
 
-    def draw(pen: Pen) -> None:
-        ox, oy = margin, margin
-        pen.rect(Rect(ox, oy, tablemat.MAT_WIDTH, tablemat.MAT_HEIGHT), stroke=(0.3, 0.3, 0.3),
-                 width=0.5)
-        for z in zones:
-            pen.rect(Rect(ox + z.x, oy + z.y, z.w, z.h), stroke=OUTLINE, width=0.6, radius=3.0)
-            for side in readers(z):
-                draw_label(pen, z, blocks[z.name], side, ox, oy)
-        for m in tablemat.MARKERS:
-            _marker(pen, m, ox, oy)
-        pen.text(ox + tablemat.MAT_WIDTH / 2, oy + tablemat.MAT_HEIGHT - 8.5,
-                 f"Table Companion mat: {title}, {n} players.", size=9, font=fonts.BOLD,
-                 colour=GREY, align="centre")
-        pen.text(ox + tablemat.MAT_WIDTH / 2, oy + tablemat.MAT_HEIGHT - 4,
-                 seating_words(n, names), size=8, colour=GREY, align="centre")
 
-    pages = poster_pages(doc, paper, w, h, draw, "mat", f"Table mat ({title}, {n} players)")
+def draw_mat(pen: Pen, mat: MatPlan) -> None:
+    """The whole mat, its top-left paper corner at the pen's origin."""
+    ox = oy = MARGIN
+    pen.rect(Rect(ox, oy, tablemat.MAT_WIDTH, tablemat.MAT_HEIGHT), stroke=(0.3, 0.3, 0.3),
+             width=0.5)
+    for z in mat.zones:
+        pen.rect(Rect(ox + z.x, oy + z.y, z.w, z.h), stroke=OUTLINE, width=0.6, radius=3.0)
+        for side in readers(z):
+            draw_label(pen, z, mat.blocks[z.name], side, ox, oy)
+    for m in tablemat.MARKERS:
+        _marker(pen, m, ox, oy)
+    pen.text(ox + tablemat.MAT_WIDTH / 2, oy + tablemat.MAT_HEIGHT - 8.5,
+             f"Table Companion mat: {mat.title}, {mat.players} players.", size=9,
+             font=fonts.BOLD, colour=GREY, align="centre")
+    pen.text(ox + tablemat.MAT_WIDTH / 2, oy + tablemat.MAT_HEIGHT - 4,
+             seating_words(mat.players, mat.names), size=8, colour=GREY, align="centre")
+
+
+def mat_pages(doc: Document, paper: str, game: str, players: int | None,
+              names: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The camera's table mat over as few sheets of ``paper`` as fit (``poster_pages``)."""
+    mat = plan(game, players, names)
+    w, h = mat.size
+    pages = poster_pages(doc, paper, w, h, lambda pen: draw_mat(pen, mat), "mat",
+                         f"Table mat ({mat.title}, {mat.players} players)")
+    zones = mat.describe()
     for p in pages:
-        p["mat_origin_mm"] = [margin, margin]
+        p["mat_origin_mm"] = [MARGIN, MARGIN]
         p["markers"] = [{"id": m.id, "cx": m.cx, "cy": m.cy, "size": m.size}
                         for m in tablemat.MARKERS]
-        p["zones"] = [{"zone": z.name, "rect_mm": [z.x, z.y, z.w, z.h],
-                       "heading": labels[z.name].heading, "words": labels[z.name].body,
-                       "note": labels[z.name].note,
-                       "heading_pt": blocks[z.name].size(fonts.BOLD),
-                       "words_pt": blocks[z.name].size(fonts.SANS),
-                       "bands_mm": [list(_rect(label_band(z, blocks[z.name], s)))
-                                    for s in readers(z)]}
-                      for z in zones]
+        p["zones"] = zones
     return pages
 
 
