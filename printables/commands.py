@@ -58,6 +58,10 @@ def register(cli: Any) -> None:
                    help="cards only: no token sheets, trackers or board")
     p.add_argument("--game", default="wuxing", choices=list(GAMES),
                    help="for 'mat': whose zones to print (default wuxing)")
+    p.add_argument("--names", default=None, metavar="ANA,BEN,...",
+                   help="for 'mat': the players in seat order, comma-separated, as the table "
+                   "lists them; each place then says whose it is (\"Ana's place\"); "
+                   "without --players the mat is for this many")
     p.add_argument("--data-dir", default=None,
                    help="where print runs are registered (<data-dir>/runs/); default: "
                    "$COMPANION_DATA_DIR, else ./data")
@@ -75,6 +79,7 @@ def _print(args: argparse.Namespace) -> int:
         backs=args.backs, back_style=args.back_style,
         back_offset=parse_offset(args.back_offset), copies=args.copies,
         players=args.players, extras=args.extras, mat_game=args.game,
+        names=tuple(n.strip() for n in args.names.split(",")) if args.names else (),
     )
     data_dir = None
     if args.register:

@@ -32,7 +32,7 @@ from companion.errors import CompanionError
 from companion.progress import Progress, Silent
 from companion.registry import GAMES
 from companion.runs import PrintRun, RunStore, new_run
-from printables import extras, qr
+from printables import extras, mat, qr
 from printables.board import board_pages
 from printables.cardsheets import draw_run
 from printables.document import Document
@@ -248,7 +248,8 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
         if t == "board":
             extra_pages += board_pages(doc, opts.paper)
         elif t == "mat":
-            extra_pages += extras.mat_pages(doc, opts.paper, opts.mat_game, opts.players)
+            extra_pages += mat.mat_pages(doc, opts.paper, opts.mat_game, opts.players,
+                                          opts.names)
         elif t == "guide":
             extra_pages += guide_pages(doc, opts.paper)
         elif t == "calibration":
