@@ -103,11 +103,6 @@ def pile_zone(game: str, place: str) -> str | None:
     return f"{zone}:{rest}" if rest else zone
 
 
-def is_pile(game: str, place: str) -> bool:
-    """Whether ``place`` is a public pile of ``game`` (on the mat or beside it)."""
-    return place.partition(":")[0] in _PILES.get(game, {})
-
-
 def never_overridden(game: str, place: str) -> bool:
     """Whether a card that lies in ``place`` is in the pot or a discard pile (C-9): a scan
     of it is never overridden into a new play."""
