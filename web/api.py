@@ -21,7 +21,9 @@ from companion import errors, names
 from companion.cards import load_deck
 from companion.engine import check_event_fields
 from companion.registry import GAMES, find_rules
-from web.broker import NOTICE, StreamsFull
+from web import piles
+from web.broker import CAMERA, NOTICE, StreamsFull
+from web.camhealth import health
 from web.guard import BodyError, body_rule, has_body_rule, parse_json, security_headers
 from web.resources import services
 from web.store import LIST_PAGE, StorageUnavailable
@@ -482,6 +484,12 @@ def play_scan(table: Table, viewer: Viewer, data: dict[str, Any]) -> Response:
                 raise Refused("only the referee can override a refusal", code="not_allowed",
                               status=403)
             event["override"] = True
+            piles.refuse_override(table, card.serial)  # never a pile card (C-9)
+        elif piles.already_there(table, card.serial, zone):  # not a play (C-9)
+            seen = piles.answer(table, card, zone)
+            if key is not None:
+                table.scans[key] = (200, seen)
+            return jsonify(seen)
         result = {"card": card.serial, "face": card.face.id, "name": card.face.name,
                   "zone": zone}
 
@@ -520,6 +528,8 @@ def action(table_id: str) -> Response:
                               x.startswith("T1:") else x for x in value]
         if isinstance(event.get("card"), str) and event.get("type") == "scan":
             event["card"] = table.resolve_card(event["card"])
+            if event.get("override") and viewer.role == "host":
+                piles.refuse_override(table, event["card"])  # never a pile card (C-9)
         new = table.play(services(current_app).store, event, viewer,
                          version=data.get("version"))
     except errors.CompanionError as exc:
@@ -579,8 +589,11 @@ def events(table_id: str) -> Response:
     except StreamsFull as exc:
         return _json_error(503, "too_many_streams", str(exc), retry_after=exc.retry_after)
 
+    cams = health(current_app._get_current_object())  # type: ignore[attr-defined]
+
     def stream() -> Iterator[str]:
         current = table
+        cam_sent = 0  # the camera's heartbeats: the referee's page and the big screen
         try:
             yield f"retry: {retry}\n\n"
             sent = last
@@ -590,6 +603,9 @@ def events(table_id: str) -> Response:
                 yield f"id: {v}\nevent: table\ndata: {text}\n\n"
                 sent = v
             while not sub.closed:
+                cam, cam_sent = cams.message(table.id, viewer, cam_sent)
+                if cam is not None:
+                    yield cam
                 # The ping is the heartbeat: a write to a page that is gone fails, and its
                 # slot is free within about two pings (it was 31 s, 45 s behind nginx).
                 version = sub.wait(ping)
@@ -597,6 +613,8 @@ def events(table_id: str) -> Response:
                     break
                 if version is None:
                     yield ": ping\n\n"
+                    continue
+                if version == CAMERA:
                     continue
                 try:  # the table as loaded now (caught up with other processes; gone?)
                     current = svc.tables.get(table.id)

@@ -19,6 +19,7 @@ import threading
 from collections import defaultdict
 
 NOTICE = -1  # queued by ``Broker.notice``: something to tell, the same version
+CAMERA = -2  # a camera heartbeat (web/camhealth.py): no new version, no notice
 
 
 class StreamsFull(Exception):

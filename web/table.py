@@ -39,6 +39,7 @@ from companion.errors import (
     UnknownCard,
 )
 from companion.runs import RunBook
+from web import piles
 from web.store import EventStore, Record, ScanKey, StoredTable
 
 log = logging.getLogger(__name__)
@@ -381,7 +382,10 @@ class Table:
                         "seat": seat if isinstance(seat, int) else None,
                         "type": str(event.get("type"))[:40], "error": str(exc)[:400],
                         "plain": self.plain(exc.plain)[:400],
-                        "code": exc.code, "rule": exc.rule, "scan": scan}
+                        "code": exc.code, "rule": exc.rule, "scan": scan,
+                        # C-9: never an override for a card known to lie in a pile.
+                        "overridable": scan is not None and piles.overridable(
+                            self, scan.get("card"))}
         self._cache.clear()
 
     def refusal_notice(self, viewer: Viewer) -> str | None:
