@@ -277,7 +277,8 @@ def test_wx5_universe_dragon_everyone_feeds_the_pot_in_any_order() -> None:
     field = dict(RULES.actions(t.s, 2)[0]["fields"][0])
     assert field.pop("faces")  # the tiles to tap (issue 11)
     assert field == {
-        "name": "card", "label": "Show your top card, then into the pot", "kind": "card", "zone": "seat:2"}
+        "name": "card", "label": "Show your top card, then into the pot", "kind": "card",
+        "zone": "seat:2"}
     c3 = t.reveal(3, "wood")
     c1 = t.reveal(1, "fire")
     assert t.view()["awaiting"] == [2]
