@@ -13,11 +13,12 @@ Events (JSON objects; ``event_fields`` lists each type's fields):
     the mat). C-6 rev. 3: a player's card is shown in its owner's seat zone, then moved;
     a card put straight into the Void in a Star round (or onto the pot in a Dragon round)
     is taken as the card of the first seat that still owes one there and whose deck can
-    hold it (``_straight``); any other card seen there is refused. ``card`` is the serial
-    ``RUN-COPY``, the QR payload, or a face id (``"wood"``, ``"universe-water"``: a copy the zone can
-    hold, C-1). ``seat`` is the sender (the web sets it from the token, C-7): a seat shows
-    cards only in its own zone, and in the Universe zone only as the first challenger of
-    the challenge waiting for its Universe card. ``override`` (the referee, never with a
+    hold it (``_straight``); any other card seen there is refused. ``card`` is the
+    serial ``RUN-COPY``, the QR payload, or a face id (``"wood"``, ``"universe-water"``: a
+    copy the zone can hold, C-1). ``seat`` is the sender (the web sets it from the token,
+    C-7): a seat shows cards only in its own zone, and in the Universe zone only as the
+    first challenger of the challenge waiting for its Universe card (or, owing a card,
+    in the pot or the Void as above). ``override`` (the referee, never with a
     ``seat``) forces a scan that C-1 refuses; the ruling says so.
 """
 
