@@ -147,8 +147,9 @@ def test_c6_a_crush_waits_for_the_crushed_cards_shown_in_any_order() -> None:
     m = crushed(2)
     assert m.state.side(2).owed == 2
     view = RULES.view(m.state, None)
-    assert view["prompt"] == ("Ben: show the 2 cards just put face up on your discard pile "
-                              "at your seat: scan or tap each, in any order.")
+    assert view["prompt"] == ("Ben: show the 2 cards for your discard pile in your place, one "
+                              "by one in any order, each then face up on the pile: scan or "
+                              "tap each.")
     # Nothing else goes on meanwhile, whoever asks (C-6).
     for event in ({"type": "next", "seat": 1}, {"type": "set", "seat": 1},
                   {"type": "crush", "seat": 1, "target": 2, "count": 1}):

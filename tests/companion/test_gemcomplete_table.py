@@ -260,9 +260,8 @@ def test_last_play_of_a_crush_says_what_to_do_and_how_to_undo_it() -> None:
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 3})
     lp = RULES.last_play(m.state, None)
     assert lp is not None and lp["rule"] == "GC-5" and lp["outcome"] == "crush"
-    assert lp["physical"] == ["Ana: put the top 3 cards of your deck face up on your discard "
-                              "pile.", "Ana: show them at your seat, one by one (any order), "
-                              "so the companion knows them."]
+    assert lp["physical"] == ["Ana: show the top 3 cards of your deck in your place, one by "
+                              "one, then put each face up on your discard pile."]
     assert lp["undo"] == ["Put 3 cards from the top of Ana's discard pile back on top of "
                           "Ana's deck."]
     assert lp["movements"] == [{"card": None, "face": None, "name": None, "from": "deck:1",
