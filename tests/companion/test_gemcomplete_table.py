@@ -91,13 +91,17 @@ def test_gc3_rev2_a_card_with_two_effects_proposes_them_in_order() -> None:
     to_main(m, 1)
     m.apply({"type": "play", "seat": 1, "card": "a-cave-in"})
     first = RULES.actions(m.state, 1)[0]
-    assert first["confirm"] == "Crush 2: the top 2 cards of Ana's deck go to Ana's discard pile."
+    assert first["confirm"] == (
+        "Crush 2: Ana shows the top 2 cards of their deck in their place, one by one, then "
+        "puts each on their discard pile.")
     m.apply({"type": "crush", "seat": 1, **{f["name"]: f["default"] for f in first["fields"]}})
     assert [a["type"] for a in RULES.actions(m.state, 1)] == ["scan"]  # C-6: show them
     for card in sorted(m.state.side(1).unseen)[:2]:
         m.apply({"type": "scan", "seat": 1, "card": card, "zone": "seat:1"})
     second = RULES.actions(m.state, 1)[0]
-    assert second["confirm"] == "Crush 2: the top 2 cards of Ben's deck go to Ben's discard pile."
+    assert second["confirm"] == (
+        "Crush 2: Ben shows the top 2 cards of their deck in their place, one by one, then "
+        "puts each on their discard pile.")
     assert RULES.view(m.state, 2)["pending"] == [second["confirm"]]
     m.apply({"type": "next", "seat": 1})  # ending the turn drops what is left
     assert m.state.pending == ()

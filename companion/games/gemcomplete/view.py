@@ -341,9 +341,10 @@ def text(state: GemState, play: Play, viewer: int | None) -> str:
                 f"{words.possessive(declarer)} discard pile; the other four go back face down.")
     elif play.kind in ("crush", "discard") and f.get("from") == "deck":
         n = int(f["moved"])
-        said = (f"{'Crush' if play.kind == 'crush' else 'Discard'} {f['count']}: the top "
-                f"{_top(n)} of {words.possessive(target)} deck {'goes' if n == 1 else 'go'} "
-                "to the discard pile.")
+        said = (f"{'Crush' if play.kind == 'crush' else 'Discard'} {f['count']}: {target} "
+                f"shows the top {_top(n)} of their deck in their place, "
+                f"{'then puts it' if n == 1 else 'one by one, then puts each'} on the discard "
+                "pile.")
     elif play.kind == "discard":
         said = f"{target} discards {words.count(int(f['count']), 'card')} from hand."
     elif play.kind == "return":
