@@ -45,7 +45,9 @@ def test_sift_proposes_drawing_as_many_as_were_discarded() -> None:
     to_main(m, 1)
     m.apply({"type": "play", "seat": 1, "card": "a-sift"})
     first = RULES.actions(m.state, 1)[0]
-    assert first["type"] == "discard" and first["confirm"] == "Ana discards 2 cards from hand."
+    assert first["type"] == "discard" and first["confirm"] == (
+        "Ana discards 2 cards from hand: shows them in their place, one by one, then puts each "
+        "on their discard pile.")
     assert RULES.view(m.state, 1)["pending"][1] == "Ana draws as many cards as they discarded."
     hand = m.state.side(1).hand_count
     m.apply({**tap(first), "count": 1})  # she keeps the other card
