@@ -13,7 +13,7 @@ Events (JSON objects; ``event_fields`` lists each type's fields):
     the mat). C-6 rev. 3: a player's card is shown in its owner's seat zone, then moved;
     a card put straight into the Void in a Star round (or onto the pot in a Dragon round)
     is taken as the card of the first seat that still owes one there and whose deck can
-    hold it (``_straight``); any other card seen there is refused. ``card`` is the
+    hold it (``camera.straight``); any other card seen there is refused. ``card`` is the
     serial ``RUN-COPY``, the QR payload, or a face id (``"wood"``, ``"universe-water"``: a
     copy the zone can hold, C-1). ``seat`` is the sender (the web sets it from the token,
     C-7): a seat shows cards only in its own zone, and in the Universe zone only as the
@@ -58,7 +58,7 @@ from companion.errors import (
     OutOfTurn,
     UnknownCard,
 )
-from companion.games.wuxing import rounds, standins, view
+from companion.games.wuxing import camera, rounds, standins, view
 from companion.games.wuxing.deal import deal
 from companion.games.wuxing.state import (
     DRAGON,
@@ -72,7 +72,6 @@ from companion.games.wuxing.state import (
     UNIVERSE,
     Work,
     WuXingState,
-    successor,
     table_of,
 )
 from companion.zones import parse_zone
@@ -219,7 +218,7 @@ class WuXingRules(Rules[WuXingState]):
         zone = event.get("zone")
         seat = t.zone_seats.get(zone) if type(zone) is str else None
         if zone == VOID or (zone == UNIVERSE and state.phase == FEED):
-            return self._straight(state, event, str(zone))
+            return camera.straight(self, state, event, str(zone))
         if seat is None and zone != UNIVERSE:
             seat = self._zone(state, event)
         by = self._sender(state, event) if "seat" in event else None
@@ -285,67 +284,6 @@ class WuXingRules(Rules[WuXingState]):
         w.take_from_deck(seat, serial, t.table_place[seat])
         play = (rounds.reveal if phase == REVEAL else rounds.contribute)(w, seat, serial)
         return self._done(w, play) if w.plays else w.freeze(play)
-
-    def _straight(self, state: WuXingState, event: Event, zone: str) -> WuXingState:
-        """C-6 rev. 3, C-9: a card seen in the Void (``zone`` ``void``) or on the pot
-        (``universe``, in a Dragon round) without being shown at a seat first. In a Star
-        round (Void) or a Dragon round (pot), a player card that can be the top card of a
-        seat that still owes a card there is that seat's card, as if shown in its seat zone
-        and then moved: the first such seat in the order the table waits for them. The
-        sender of a phone (C-7) gives only its own card. Anything else is refused and
-        changes nothing (a card already in that pile is the server's "already there", C-9).
-        The event is recorded as sent; replay takes the same seat (the choice depends only
-        on the state)."""
-        t = state.table
-        by = self._sender(state, event) if "seat" in event else None
-        raw = event.get("card")
-        if type(raw) is not str:
-            raw = require(event, "card", str)
-        pile = "the Void" if zone == VOID else "the pot"
-        if event.get("override", False) is not False:
-            raise MalformedEvent(f"card {raw[:40]!r} seen in {pile}: an override is given for "
-                                 "a card shown in a player's place, never for one seen in a "
-                                 "pile", rule="C-9")
-        if state.finished:
-            raise GameOver(f"the game is over; card {raw[:40]!r} is not needed", rule="WX-10")
-        wanted = PURGE if zone == VOID else FEED
-        if state.phase != wanted:
-            raise OutOfTurn(f"card {raw[:40]!r} seen in {pile}, but nothing goes there now: "
-                            f"{view.prompt(state)}", rule="C-6")
-        if by is not None:  # a phone gives only its own card (C-7), as in its zone
-            if by not in state.awaiting:
-                self._refuse_seat(state, by, raw)
-            return self._noted(self._scan(state, {**event, "zone": f"seat:{by}"}), pile)
-        if raw in t.by_face:
-            raise IllegalPlay(f"{raw!r} names a card, not one printed copy: show the card in "
-                              "its owner's place, or enter it on their phone", rule="C-6")
-        serial = raw if raw in t.faces else self._card(state, raw, None)
-        place = state.places[serial]
-        seat = next((s for s in state.awaiting if (
-            place == UNKNOWN and state.unseen[s - 1] > 0 and t.faces[serial].deck == "player")
-            or (place == t.deck_place[s] and state.unseen[s - 1] == 0)), None)
-        if seat is None:
-            raise CardNotAvailable(
-                f"card {serial!r} ({t.label[serial]}) seen in {pile} is not the top card of "
-                f"anyone who still owes a card there ({t.names_of(state.awaiting)}): "
-                f"{self._where(state, serial)}", rule="C-6")
-        return self._noted(self._scan(state, {**event, "zone": f"seat:{seat}",
-                                              "card": serial}), pile)
-
-    @staticmethod
-    def _noted(after: WuXingState, pile: str) -> WuXingState:
-        """``after`` (a card put straight into ``pile``, taken as its seat's) with the
-        ruling saying so (C-6 rev. 3)."""
-        p = after.last_play
-        m = p.movements[0] if p and p.movements else None
-        if p is None or p.seat is None or m is None or m.serial is None:
-            return after
-        t = after.table
-        note = (f"{t.name(p.seat)}'s {t.label[m.serial]} was seen in {pile} without being "
-                "shown first; it counts as their card (C-6).")
-        d = after.__dict__.copy()
-        d["said"] = Said([after.said, note])
-        return successor(d)
 
     @staticmethod
     def _done(w: Work, play: Play) -> WuXingState:
