@@ -243,7 +243,7 @@ def actions(state: ShrineState, seat: int | None) -> list[JSONDict]:
             if s in state.draws or seat not in (None, s):
                 continue
             out.append({
-                "type": "scan", "label": f"{state.name(s)}: show the card you drew",
+                "type": "scan", "label": f"{state.name(s)}: show the card you drew in your place",
                 "seat": s, "rule": "SK-2",
                 "fields": [{"name": "card", "label": "Card drawn", "kind": "card",
                             "zone": f"seat:{s}", "faces": tiles}],
@@ -252,7 +252,7 @@ def actions(state: ShrineState, seat: int | None) -> list[JSONDict]:
         if seat in (None, state.cycle_first):
             out.append({
                 "type": "scan", "label": f"Draw lot card {len(state.lot) + 1} of "
-                f"{state.lot_size}", "seat": state.cycle_first, "rule": "SK-3",
+                f"{state.lot_size}, face up in the lot", "seat": state.cycle_first, "rule": "SK-3",
                 "fields": [{"name": "card", "label": "Lot card", "kind": "card",
                             "zone": LOT, "faces": faces(state)}],
             })

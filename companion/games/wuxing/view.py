@@ -221,7 +221,8 @@ def actions(state: WuXingState, seat: int | None) -> list[JSONDict]:
         if seat is not None and seat != first:
             return []
         return [{
-            "type": "scan", "label": f"{t.name(first)}: lay the Universe card", "seat": seat,
+            "type": "scan", "seat": seat,
+            "label": f"{t.name(first)}: lay the top Universe card face up on the pot",
             "rule": "WX-4",
             "fields": [{"name": "card", "label": "Universe card", "kind": "card",
                         "zone": UNIVERSE, "faces": faces(state, None)}],
