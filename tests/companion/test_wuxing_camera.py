@@ -125,3 +125,48 @@ def test_a_phone_gives_only_its_own_card_in_the_void() -> None:
     seat = owing[-1]
     m.apply({"type": "scan", "card": unseen, "zone": VOID, "seat": seat})
     assert seat not in m.state.awaiting and m.state.places[unseen] == VOID
+
+
+def _first_straight(match: Match[Any]) -> tuple[Match[Any], int]:
+    """``match`` played again with only the first card of each Dragon or Star round put
+    straight into the pot or the Void (whoever put it); the others shown in their place."""
+    again = Match(match.rules, match.setup)
+    rounds = set()
+    for event in match.events:
+        s = again.state
+        key = s.dragons + s.stars
+        if event.get("type") == "scan" and s.phase in (FEED, PURGE) and key not in rounds:
+            rounds.add(key)
+            event = {**event, "zone": VOID if s.phase == PURGE else UNIVERSE}
+        again.apply(event)
+    return again, len(rounds)
+
+
+@pytest.mark.parametrize("players", [3, 5, 8])
+def test_a_player_who_shows_after_a_card_was_taken_as_theirs_is_not_refused(
+        players: int) -> None:
+    """C-6 rev. 3: a card put straight into the pile is taken as the first owing seat's; if
+    that seat then shows its own card, the straight card was another owing seat's (only
+    the counts move, C-2) and the game goes on as the table played it."""
+    regiven = straight = 0
+    for seed in range(5):
+        direct = play_random("wuxing", players, random.Random(seed)).match
+        again, rounds = _first_straight(direct)
+        straight += rounds
+        regiven += sum("was not" in r and "counts as" in r for r in again.rulings)
+        s, d = again.state, direct.state
+        assert (s.places, s.decks, s.unseen, s.void, s.pot, s.out) == (
+            d.places, d.decks, d.unseen, d.void, d.pot, d.out)
+        assert s.winners == d.winners
+        assert again.replay() == s
+    assert straight > 0 and regiven > 0  # the case happened
+
+
+def test_a_card_shown_twice_by_the_same_seat_is_still_one_too_many() -> None:
+    m = _at(PURGE)
+    owing = m.state.awaiting
+    unseen = [c for c, p in sorted(m.state.places.items())
+              if p == "unknown" and m.setup.cards[c].deck == "player"]
+    seat = owing[0]
+    m.apply({"type": "scan", "card": unseen[0], "zone": f"seat:{seat}"})
+    _refused(m, {"type": "scan", "card": unseen[1], "zone": f"seat:{seat}"}, OutOfTurn)

@@ -61,7 +61,54 @@ def straight(rules: WuXingRules, state: WuXingState, event: Event, zone: str) ->
             f"card {serial!r} ({t.label[serial]}) seen in {pile} is not the top card of "
             f"anyone who still owes a card there ({t.names_of(state.awaiting)}): "
             f"{rules._where(state, serial)}", rule="C-6")
-    return noted(rules._scan(state, {**event, "zone": f"seat:{seat}", "card": serial}), pile)
+    after = noted(rules._scan(state, {**event, "zone": f"seat:{seat}", "card": serial}), pile)
+    if place != UNKNOWN or after.phase != state.phase:
+        return after
+    # Nobody had seen it: it may have been another owing seat's. Remembered for this round
+    # only, so that this seat can still show its own card (``regive``).
+    d = after.__dict__.copy()
+    now = _round(state)
+    d["guesses"] = (*(g for g in state.guesses if g[0] == now), (now, seat))
+    return successor(d)
+
+
+def _round(state: WuXingState) -> int:
+    """The Dragon or Star round running (each one counted when it starts)."""
+    return state.dragons + state.stars
+
+
+def regive(state: WuXingState, seat: int) -> WuXingState:
+    """``state`` with the guess of ``seat`` moved to another seat, when ``seat`` was given a
+    card nobody had seen, put straight into the pot or the Void, and now shows a card of
+    its own while another seat with unseen cards still owes one: that card was theirs. Only
+    the counts change (C-2: an unseen card is not known to be in any one deck). Unchanged
+    otherwise (the seat's card is then one too many, refused as ever)."""
+    now = _round(state)
+    if state.phase not in (FEED, PURGE) or (now, seat) not in state.guesses:
+        return state
+    other = next((s for s in state.awaiting if state.unseen[s - 1] > 0), None)
+    if other is None:
+        return state
+    unseen, decks = list(state.unseen), list(state.decks)
+    unseen[seat - 1] += 1
+    decks[seat - 1] += 1
+    unseen[other - 1] -= 1
+    decks[other - 1] -= 1
+    d = state.__dict__.copy()
+    d["unseen"], d["decks"] = tuple(unseen), tuple(decks)
+    d["awaiting"] = (*(s for s in state.awaiting if s != other), seat)
+    d["guesses"] = (*(g for g in state.guesses if g != (now, seat)), (now, other))
+    return successor(d)
+
+
+def regiven(after: WuXingState, seat: int, other: int) -> WuXingState:
+    """``after`` (``seat``'s own card, once ``regive`` moved its guess to ``other``) with
+    the ruling saying so first."""
+    t = after.table
+    d = after.__dict__.copy()
+    d["said"] = Said([f"The card put in without being shown was not {t.name(seat)}'s: it "
+                      f"counts as {t.name(other)}'s (C-6).", after.said])
+    return successor(d)
 
 
 def noted(after: WuXingState, pile: str) -> WuXingState:

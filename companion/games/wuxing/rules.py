@@ -221,6 +221,10 @@ class WuXingRules(Rules[WuXingState]):
             return camera.straight(self, state, event, str(zone))
         if seat is None and zone != UNIVERSE:
             seat = self._zone(state, event)
+        if state.guesses and seat is not None and seat not in state.awaiting:
+            again = camera.regive(state, seat)  # a card put straight in was not this seat's
+            if again is not state:
+                return camera.regiven(self._scan(again, event), seat, again.guesses[-1][1])
         by = self._sender(state, event) if "seat" in event else None
         raw = event.get("card")
         if type(raw) is not str:
