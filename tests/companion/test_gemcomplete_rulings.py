@@ -45,7 +45,9 @@ def test_sift_proposes_drawing_as_many_as_were_discarded() -> None:
     to_main(m, 1)
     m.apply({"type": "play", "seat": 1, "card": "a-sift"})
     first = RULES.actions(m.state, 1)[0]
-    assert first["type"] == "discard" and first["confirm"] == "Ana discards 2 cards from hand."
+    assert first["type"] == "discard" and first["confirm"] == (
+        "Ana discards 2 cards from hand: shows them in their place, one by one, then puts each "
+        "on their discard pile.")
     assert RULES.view(m.state, 1)["pending"][1] == "Ana draws as many cards as they discarded."
     hand = m.state.side(1).hand_count
     m.apply({**tap(first), "count": 1})  # she keeps the other card
@@ -147,8 +149,9 @@ def test_c6_a_crush_waits_for_the_crushed_cards_shown_in_any_order() -> None:
     m = crushed(2)
     assert m.state.side(2).owed == 2
     view = RULES.view(m.state, None)
-    assert view["prompt"] == ("Ben: show the 2 cards just put face up on your discard pile "
-                              "at your seat: scan or tap each, in any order.")
+    assert view["prompt"] == ("Ben: show the 2 cards for your discard pile in your place, one "
+                              "by one in any order, each then face up on the pile: scan or "
+                              "tap each.")
     # Nothing else goes on meanwhile, whoever asks (C-6).
     for event in ({"type": "next", "seat": 1}, {"type": "set", "seat": 1},
                   {"type": "crush", "seat": 1, "target": 2, "count": 1}):

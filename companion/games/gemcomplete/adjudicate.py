@@ -490,13 +490,17 @@ def effect_words(state: GemState, e: Mapping[str, Any]) -> str:
     if e["type"] == "draw":
         return f"{who} draws {n} {cards}."
     top = "top card" if n == 1 else f"top {n} cards"
+    # C-6 rev. 3: each card is shown in its owner's place first, then put on the pile.
+    then = "then puts it" if n == 1 else "one by one, then puts each"
     if e["type"] == "crush":
-        return (f"Crush {n}: the {top} of {who}'s deck {'goes' if n == 1 else 'go'} to "
-                f"{who}'s discard pile.")
+        return (f"Crush {n}: {who} shows the {top} of their deck in their place, {then} on "
+                "their discard pile.")
     if e["type"] == "discard" and e.get("from") == "hand":
-        return f"{who} discards {n} {cards} from hand."
+        return (f"{who} discards {n} {cards} from hand: shows {'it' if n == 1 else 'them'} in "
+                f"their place, {then} on their discard pile.")
     if e["type"] == "discard":
-        return f"{who} discards the {top} of the deck."
+        return (f"{who} discards the {top} of their deck: shows {'it' if n == 1 else 'them'} "
+                f"in their place, {then} on their discard pile.")
     where = "hand" if e.get("to") == "hand" else "deck"
     return f"{who} takes up to {n} {cards} from the discard pile into the {where}."
 

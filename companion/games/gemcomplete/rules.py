@@ -29,6 +29,11 @@ face id such as ``a-ore-cart``, for which the engine picks a copy the zone can h
   effects its deck data lists are proposed, one confirming tap each (GC-3 rev. 2).
 - ``{"type": "crush", "seat": s, "target": t, "count": n, "cards"?: [CARD...]}``: the top
   ``n`` cards of ``t``'s deck go to ``t``'s discard pile (scanned cards optional).
+  The cards an effect puts there unseen are then shown: ``{"type": "scan", "card": CARD,
+  "zone": "seat:<t>" | "discard:<t>"}`` (C-6 rev. 3: shown in the owner's place first; a
+  card seen straight on the owner's discard pile while that seat owes one counts the same).
+  Nothing else is taken from ``discard:<t>``: a card already on the pile is the server's
+  "already there" (C-9).
 - ``{"type": "discard", "seat": s, "target": t, "count": n, "from": "hand"|"deck",
   "cards"?: [...]}``: ``t`` discards ``n`` cards from hand or from the top of the deck.
 - ``{"type": "draw", "seat": s, "target": t, "count": n}``: ``t`` draws ``n`` by an effect.
@@ -89,7 +94,7 @@ class GemCompleteRules(Rules[GemState]):
     title = "Gem Complete"
     min_players = 2
     max_players = 2
-    zones = ("seat:<n>", "locus:<n>")
+    zones = ("seat:<n>", "locus:<n>", "discard:<n>")
     options = (
         Option("decks", "", "GN-2",
                "leave empty: each player plays the deck of the first card they show; or fix "
@@ -201,22 +206,29 @@ class GemCompleteRules(Rules[GemState]):
             z = parse_zone(require(event, "zone", str), 2)
         except MalformedEvent:
             return True
-        return z.kind == "seat" and z.seat in waiting
+        return z.kind in ("seat", "discard") and z.seat in waiting
 
     def _scan(self, state: GemState, event: Event) -> GemState:
         z = parse_zone(require(event, "zone", str), 2)
         typed = require(event, "card", str)
         by = self._sender(event) if "seat" in event else None
-        if z.kind not in ("seat", "locus") or z.seat is None:
+        if z.kind not in ("seat", "locus", "discard") or z.seat is None:
             raise MalformedEvent(f"zone {str(z)!r} is not one of {list(self.zones)}")
         if by is not None and by != z.seat:
             # C-7: a seat shows cards only in its own zones; checked before the card.
             raise rule.not_yours(state, by, typed)
         seat = z.seat
-        if z.kind == "seat" and seat in owing(state):
-            # A card an effect put face up, shown at its owner's seat (C-6).
+        if z.kind in ("seat", "discard") and seat in owing(state):
+            # A card an effect put face up, shown at its owner's seat (C-6), or seen straight
+            # on its owner's discard pile (C-6 rev. 3: as if shown, then put there).
             state, card, tap = self._card(state, typed, seat, by)
             return _noted(rule.show(state, seat, card, by), [card], [tap])
+        if z.kind == "discard":
+            # C-9: a card already on the pile is the server's "already there"; nothing else
+            # goes onto a discard pile unseen. The answer never depends on the card (C-7).
+            raise IllegalPlay(f"card {typed[:40]!r} seen on {state.name(seat)}'s discard pile, "
+                              f"but nothing goes there unseen now: {words.prompt(state)[0]}",
+                              rule="C-6")
         # Who acts and when first (GC-3), then which card: the answer to a seat that may not
         # act never depends on the card named.
         if z.kind == "seat":

@@ -198,7 +198,7 @@ def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         s = evolve(s, phase="pick", pick_order=order)
         return s, (f"{name} rolls {d}. Pick order: "
                    f"{', '.join(s.name(x) for x in order)}; {s.name(order[0])} draws a "
-                   "character card blindly and shows it (MR-3)")
+                   "character card blindly and shows it in their place (MR-3)")
     pend = next((p for p in s.pending if p.kind == "roll" and p.seat == seat), None)
     if pend is not None:
         dice = _dice(event, pend.dice)

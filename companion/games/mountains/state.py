@@ -237,7 +237,7 @@ def draw(s: MountainsState, seat: int, deck: str) -> tuple[MountainsState, str]:
     else:
         note = ""
     s = evolve(s, pending=(*s.pending, Pending("draw", seat, deck=deck, turn_no=s.turn_no)))
-    return s, f"{note}{s.name(seat)} draws a {deck} card and shows it"
+    return s, f"{note}{s.name(seat)} draws a {deck} card and shows it in their place"
 
 
 def defeat_and_finish(s: MountainsState, before: tuple[int, ...]) -> tuple[MountainsState, str]:

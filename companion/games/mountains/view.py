@@ -78,7 +78,7 @@ def _character_name(s: MountainsState, character: str | None) -> str | None:
 def pending_text(s: MountainsState, p: Pending) -> str:
     name = s.name(p.seat)
     if p.kind == "draw":
-        return f"{name} draws a {p.deck} card and shows it in their seat zone"
+        return f"{name} draws a {p.deck} card and shows it in their place"
     if p.kind == "result" and p.other:
         return (f"{name} plays {s.face(p.card).name!r} against {s.name(p.other)}; "
                 "enter who won")
@@ -106,7 +106,7 @@ def prompt(s: MountainsState) -> str:
         return f"Roll a die for the pick order: {who}."
     if s.phase == "pick":
         picker = s.pick_order[sum(1 for p in s.players if p.character)]
-        return f"{s.name(picker)}: draw a character card blindly and show it."
+        return f"{s.name(picker)}: draw a character card blindly and show it in your place."
     if s.phase == "corner":
         return f"{s.name(s.pick_order[0])}: choose the start corner."
     if s.pending:
