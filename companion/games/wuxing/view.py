@@ -147,6 +147,8 @@ def view(state: WuXingState, seat: int | None) -> JSONDict:
         "awaiting": list(state.awaiting),
         "owing": [t.name(s) for s in state.awaiting]
         if state.phase in (FEED, PURGE, DUEL) else [],
+        # Where an owed card goes once shown (C-6 rev. 3): the pot, the Void, or it stays.
+        "owing_to": {FEED: "pot", PURGE: "void", DUEL: "place"}.get(state.phase),
         "turn": state.turn,
         "out": sorted(state.out),
         "winner": state.winners[0] if len(state.winners) == 1 else None,
