@@ -15,7 +15,6 @@ written readable by their owner only.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import time
@@ -26,7 +25,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.runs import RunStore
-from web.records import player_figures, record_of, summary
+from web.records import csv_row, csv_writer, player_figures, record_of, summary
 from web.store import Record, Store, StoredTable
 from web.table import HOST, Refused, Table
 from web.tables import Tables
@@ -132,19 +131,20 @@ def export(data_dir: str | os.PathLike[str], out: str | os.PathLike[str]) -> dic
 
 
 def games_csv(summaries: list[dict[str, Any]]) -> str:
-    """One line per table: id, game, date, minutes, players, winners, standings."""
+    """One line per table: id, game, date, minutes, players, winners, standings; every
+    field quoted, no cell a formula (``web.records.csv_cell``, issue 27 §11)."""
     import io
 
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(GAMES_CSV)
     for s in summaries:
         standing = "; ".join(f"{r['place']}. {r['name']}" + (f" ({r['figure']})" if r["figure"]
                                                              else "") for r in s["standings"])
-        w.writerow([s["table"], s["game"],
-                    time.strftime("%Y-%m-%d %H:%M", time.gmtime(s["created"])),
-                    "" if s["minutes"] is None else s["minutes"], ", ".join(s["players"]),
-                    ", ".join(s["winners"]), standing])
+        w.writerow(csv_row([s["table"], s["game"],
+                            time.strftime("%Y-%m-%d %H:%M", time.gmtime(s["created"])),
+                            "" if s["minutes"] is None else s["minutes"],
+                            ", ".join(s["players"]), ", ".join(s["winners"]), standing]))
     return buf.getvalue()
 
 
