@@ -332,6 +332,7 @@ def create_table() -> tuple[Response, int] | Response:
     table = svc.tables.create(
         data["game"], data["players"], data.get("options"), data.get("runs"),
         data.get("timer", 0), maker=client_address())
+    svc.creations.made(client_address(), table.id)
     return jsonify(created(table)), 201
 
 
@@ -342,7 +343,8 @@ def creation_limit() -> Response | None:
     svc = services(current_app)
     addr = client_address()
     ceiling = int(current_app.config["TABLES_LIVE_PER_CLIENT"])
-    live = svc.tables.live_made_by(addr)
+    live = svc.creations.live(addr, svc.tables.abandoned_after)  # every process (issue 27)
+    live = svc.tables.live_made_by(addr) if live is None else live
     if live >= ceiling:
         return _json_error(429, "too_many_tables",
                            f"this device already has {ceiling} tables in play on this server; "
@@ -350,7 +352,8 @@ def creation_limit() -> Response | None:
     wait = svc.creations.hit(addr)
     if wait:
         return _json_error(429, "too_many_requests",
-                           f"too many tables made from this device; try again in "
+                           f"this device made {svc.creations.count} tables in the last "
+                           f"{svc.creations.window / 60:g} minutes, the most; try again in "
                            f"{int(wait) + 1} s", retry_after=int(wait) + 1)
     return None
 
@@ -386,6 +389,7 @@ def play_again(table_id: str) -> tuple[Response, int]:
     new = svc.tables.create(table.game, table.players, dict(table.config["options"]),
                             list(table.config["runs"]), follows=table,
                             maker=client_address())
+    svc.creations.made(client_address(), new.id)
     svc.broker.publish(table.id, table.version)  # the old table's pages hear of it now
     return jsonify(created(new)), 201
 

@@ -4,7 +4,8 @@
   of ``[`` made the parser recurse into a 500), strict numbers (no ``NaN``);
 - ``takes_body``: the per-endpoint body rule (size, and whether it must be JSON) that the
   app's ``before_request`` hook applies to every write;
-- ``RateLimit``: table creation per client address (a sliding window in memory);
+- ``RateLimit``: table creation per client address (a sliding window, in the store's
+  database when it has one: every process counts the same);
 - ``security_headers``: the headers every response carries (CSP without inline script,
   no framing, no sniffing, no referrer);
 - ``DecodeGate``: photo decoding, one per core in low-priority threads, a short queue,
@@ -25,7 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 MAX_JSON_DEPTH = 32
@@ -109,18 +110,39 @@ def has_body_rule(view: Any) -> bool:
     return hasattr(view, "body_limit")
 
 
-class RateLimit:
-    """At most ``count`` hits per ``window`` seconds per key; thread-safe, bounded memory."""
+class CreationStore(Protocol):
+    """A store that counts table creations per client address in its database, so that
+    every process sharing it counts the same (issue 27 §10): ``web.store.Store`` and
+    ``web.pgstore.PgStore``."""
 
-    def __init__(self, count: int, window: float, max_keys: int = 10_000) -> None:
+    def creation_hit(self, client: str, count: int, window: float, now: float) -> float: ...
+
+    def creation_made(self, client: str, table_id: str) -> None: ...
+
+    def live_made(self, client: str, since: float) -> int: ...
+
+
+class RateLimit:
+    """At most ``count`` hits per ``window`` seconds per key; thread-safe, bounded memory.
+
+    With a ``store`` the hits are counted in its database instead (one count for every
+    process on it; issue 27 §10), and ``made``/``live`` count the tables a key made that
+    are still in play there; without one ``live`` is ``None`` (the caller counts)."""
+
+    def __init__(self, count: int, window: float, max_keys: int = 10_000,
+                 store: CreationStore | None = None) -> None:
         self.count = count
         self.window = window
         self.max_keys = max_keys
+        self.store = store
         self._hits: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
     def hit(self, key: str, now: float | None = None) -> float:
         """Record a hit; 0 if allowed, else the seconds until one more would be."""
+        if self.store is not None:
+            return self.store.creation_hit(key, self.count, self.window,
+                                           time.time() if now is None else now)
         now = time.monotonic() if now is None else now
         with self._lock:
             hits = self._hits.get(key)
@@ -136,6 +158,18 @@ class RateLimit:
                 return max(0.0, hits[0] + self.window - now)
             hits.append(now)
             return 0.0
+
+    def made(self, key: str, table_id: str) -> None:
+        """The table the last hit of ``key`` made (for ``live``)."""
+        if self.store is not None:
+            self.store.creation_made(key, table_id)
+
+    def live(self, key: str, idle_after: float) -> int | None:
+        """Tables ``key`` made that are still in play in the store (not deleted, not
+        finished, changed within ``idle_after`` seconds); ``None`` without a store."""
+        if self.store is None:
+            return None
+        return self.store.live_made(key, time.time() - idle_after)
 
 
 def content_security_policy(camera_preview: str | None) -> str:

@@ -66,7 +66,23 @@ CREATE TABLE IF NOT EXISTS scans (
     response TEXT NOT NULL,
     PRIMARY KEY (table_id, viewer, scan_id)
 );
+CREATE TABLE IF NOT EXISTS creations (
+    client TEXT NOT NULL,
+    at REAL NOT NULL,
+    table_id TEXT
+);
+CREATE INDEX IF NOT EXISTS creations_client ON creations (client, at);
+CREATE INDEX IF NOT EXISTS creations_at ON creations (at);
 """
+LIVE_MADE = (
+    "SELECT count(*) FROM creations c JOIN tables t ON t.id = c.table_id "
+    "WHERE c.client = %s AND t.deleted IS NULL AND NOT t.finished AND coalesce("
+    "(SELECT time FROM records r WHERE r.table_id = t.id ORDER BY seq DESC LIMIT 1), "
+    "t.created) > %s")
+# Table creations per client address are counted in the database (issue 27 §10: every
+# process sharing it counts the same); a row is kept this long at least (the live tables
+# a client made are counted from the rows of the last day).
+CREATIONS_KEPT = 24 * 3600.0
 
 # Scan ids of a store made before they belonged to their sender: kept, under a sender no
 # token is, so no one gets those answers again (a repeat is judged afresh).
@@ -192,6 +208,13 @@ class EventStore(Protocol):
     def seat_tokens(self, table_id: str) -> list[str] | None: ...
 
     def deleted_ids(self) -> dict[str, float]: ...
+
+    # Table creations per client address, for every process (``web.guard.CreationStore``).
+    def creation_hit(self, client: str, count: int, window: float, now: float) -> float: ...
+
+    def creation_made(self, client: str, table_id: str) -> None: ...
+
+    def live_made(self, client: str, since: float) -> int: ...
 
     def table_ids(self) -> list[str]: ...
 
@@ -371,6 +394,34 @@ class Store:
         with self._lock:
             return {tid: when for tid, when in self._db.execute(
                 "SELECT id, deleted FROM tables WHERE deleted IS NOT NULL")}
+
+    # Table creations per client address (``web.guard.RateLimit`` with a store).
+    def creation_hit(self, client: str, count: int, window: float, now: float) -> float:
+        """Count one creation by ``client`` at ``now`` unless it made ``count`` within
+        ``window`` seconds: 0, else the seconds until one more may be made."""
+        with self._tx() as db:
+            db.execute("DELETE FROM creations WHERE at <= ?",
+                       (now - max(window, CREATIONS_KEPT),))
+            rows = db.execute("SELECT at FROM creations WHERE client = ? AND at > ? "
+                              "ORDER BY at LIMIT ?", (client, now - window, count)).fetchall()
+            if len(rows) >= count:
+                return max(0.0, float(rows[0][0]) + window - now)
+            db.execute("INSERT INTO creations (client, at) VALUES (?, ?)", (client, now))
+            return 0.0
+
+    def creation_made(self, client: str, table_id: str) -> None:
+        """The table ``client``'s last counted creation made."""
+        with self._tx() as db:
+            db.execute("UPDATE creations SET table_id = ? WHERE rowid = (SELECT rowid FROM "
+                       "creations WHERE client = ? AND table_id IS NULL ORDER BY at DESC "
+                       "LIMIT 1)", (table_id, client))
+
+    def live_made(self, client: str, since: float) -> int:
+        """Tables ``client`` made that are in play: not deleted, not finished, changed
+        after ``since``."""
+        with self._lock:
+            row = self._db.execute(LIVE_MADE.replace("%s", "?"), (client, since)).fetchone()
+        return int(row[0]) if row else 0
 
     @staticmethod
     def _insert(db: sqlite3.Connection, table_id: str, records: Iterable[Record]) -> None:
