@@ -22,7 +22,14 @@ from companion.cards import load_deck
 from companion.engine import check_event_fields
 from companion.registry import GAMES, find_rules
 from web.broker import NOTICE, StreamsFull
-from web.guard import BodyError, body_rule, has_body_rule, parse_json, security_headers
+from web.guard import (
+    BodyError,
+    address_key,
+    body_rule,
+    has_body_rule,
+    parse_json,
+    security_headers,
+)
 from web.resources import services
 from web.store import LIST_PAGE, StorageUnavailable
 from web.tables import HOST, Refused, Table, Viewer, check_own_zone, event_from_body
@@ -202,8 +209,9 @@ def body(fields: frozenset[str] | None = None) -> dict[str, Any]:
 
 
 def client_address() -> str:
-    """The client's address as the server saw it (waitress clears proxy headers)."""
-    return request.remote_addr or "unknown"
+    """The client's address as the server saw it (waitress clears proxy headers), as the
+    caps per client count it: IPv6 by its /64 (``web.guard.address_key``, issue 27 §12)."""
+    return address_key(request.remote_addr or "unknown")
 
 
 def table_and_viewer(table_id: str, *, allow: tuple[str, ...] | None = None,
@@ -349,11 +357,9 @@ def creation_limit() -> Response | None:
         return _json_error(429, "too_many_tables",
                            f"this device already has {ceiling} tables in play on this server; "
                            "finish or delete one (the referee page) first", retry_after=600)
-    wait = svc.creations.hit(addr)
+    wait, words = svc.creations.check(addr)  # its fair share of TABLES_TOTAL too
     if wait:
-        return _json_error(429, "too_many_requests",
-                           f"this device made {svc.creations.count} tables in the last "
-                           f"{svc.creations.window / 60:g} minutes, the most; try again in "
+        return _json_error(429, "too_many_requests", f"{words}; try again in "
                            f"{int(wait) + 1} s", retry_after=int(wait) + 1)
     return None
 

@@ -115,11 +115,36 @@ class CreationStore(Protocol):
     every process sharing it counts the same (issue 27 §10): ``web.store.Store`` and
     ``web.pgstore.PgStore``."""
 
-    def creation_hit(self, client: str, count: int, window: float, now: float) -> float: ...
+    def creation_hit(self, client: str, count: int, window: float, now: float,
+                     total: int | None = None) -> tuple[float, str]: ...
 
     def creation_made(self, client: str, table_id: str) -> None: ...
 
     def live_made(self, client: str, since: float) -> int: ...
+
+
+def creation_limit(client_hits: list[float], others: int, all_hits: int, oldest: float,
+                   count: int, window: float, now: float, total: int | None
+                   ) -> tuple[float, str]:
+    """Whether one more table may be made (issue 27 §10, §12): ``(0, "")``, or the
+    seconds to wait and the words naming the limit reached. ``client_hits``: this
+    address's creations within ``window`` (oldest first); ``others``: other addresses
+    that made one within it; ``all_hits``/``oldest``: every address's. An address may
+    make ``count`` at most, and no more than its ``fair_share`` of ``total`` (which
+    shrinks as more addresses come); the server ``total`` in all."""
+    minutes = f"{window / 60:g} minutes"
+    allowed = count if total is None else min(count, fair_share(total, others))
+    mine = len(client_hits)
+    if mine >= allowed:
+        wait = max(0.0, client_hits[mine - allowed] + window - now)
+        most = "the most" if allowed == count else (
+            f"its share of the {total} the server makes while {others + 1} devices make "
+            "tables")
+        return wait, f"this device made {mine} tables in the last {minutes}, {most}"
+    if total is not None and all_hits >= total:
+        return (max(0.0, oldest + window - now),
+                f"the server made {total} tables in the last {minutes}, its most")
+    return 0.0, ""
 
 
 class RateLimit:
@@ -130,9 +155,10 @@ class RateLimit:
     are still in play there; without one ``live`` is ``None`` (the caller counts)."""
 
     def __init__(self, count: int, window: float, max_keys: int = 10_000,
-                 store: CreationStore | None = None) -> None:
+                 store: CreationStore | None = None, total: int | None = None) -> None:
         self.count = count
         self.window = window
+        self.total = total
         self.max_keys = max_keys
         self.store = store
         self._hits: dict[str, deque[float]] = {}
@@ -140,9 +166,14 @@ class RateLimit:
 
     def hit(self, key: str, now: float | None = None) -> float:
         """Record a hit; 0 if allowed, else the seconds until one more would be."""
+        return self.check(key, now)[0]
+
+    def check(self, key: str, now: float | None = None) -> tuple[float, str]:
+        """Record a hit: ``(0, "")`` if allowed, else the seconds until one more would
+        be and the words naming the limit (``creation_limit``)."""
         if self.store is not None:
             return self.store.creation_hit(key, self.count, self.window,
-                                           time.time() if now is None else now)
+                                           time.time() if now is None else now, self.total)
         now = time.monotonic() if now is None else now
         with self._lock:
             hits = self._hits.get(key)
@@ -155,9 +186,10 @@ class RateLimit:
             while hits and hits[0] <= now - self.window:
                 hits.popleft()
             if len(hits) >= self.count:
-                return max(0.0, hits[0] + self.window - now)
+                return creation_limit(list(hits), 0, 0, now, self.count, self.window, now,
+                                      None)
             hits.append(now)
-            return 0.0
+            return 0.0, ""
 
     def made(self, key: str, table_id: str) -> None:
         """The table the last hit of ``key`` made (for ``live``)."""

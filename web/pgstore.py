@@ -27,6 +27,7 @@ from psycopg import errors as pg_errors
 
 from companion.errors import StaleVersion, UnknownCard
 from companion.runs import PrintRun, RunStore, run_from_manifest
+from web.guard import creation_limit
 from web.store import (
     CREATIONS_KEPT,
     LIST_PAGE,
@@ -37,6 +38,7 @@ from web.store import (
     ScanKey,
     StorageUnavailable,
     StoredTable,
+    _creations,
     listed,
 )
 
@@ -339,20 +341,21 @@ class PgStore:
                        (table_id, *key, status, json.dumps(response)))
 
     # Table creations per client address (``web.guard.RateLimit`` with a store).
-    def creation_hit(self, client: str, count: int, window: float, now: float) -> float:
-        """Count one creation by ``client`` at ``now`` unless it made ``count`` within
-        ``window`` seconds (in any process): 0, else the seconds until one more may be."""
+    def creation_hit(self, client: str, count: int, window: float, now: float,
+                     total: int | None = None) -> tuple[float, str]:
+        """Count one creation by ``client`` at ``now`` unless a limit is reached in any
+        process (``web.guard.creation_limit``): ``(0, "")``, else the wait and the words."""
         with self._conn() as db, db.transaction():
-            # One client's creations are counted one at a time, whichever process asks.
-            db.execute("SELECT pg_advisory_xact_lock(727275, hashtext(%s))", (client,))
+            # Creations are counted one at a time, whichever process asks (they are rare).
+            db.execute("SELECT pg_advisory_xact_lock(727275)")
             db.execute("DELETE FROM creations WHERE at <= %s",
                        (now - max(window, CREATIONS_KEPT),))
-            rows = db.execute("SELECT at FROM creations WHERE client = %s AND at > %s "
-                              "ORDER BY at LIMIT %s", (client, now - window, count)).fetchall()
-            if len(rows) >= count:
-                return max(0.0, float(rows[0][0]) + window - now)
-            db.execute("INSERT INTO creations (client, at) VALUES (%s, %s)", (client, now))
-            return 0.0
+            wait, words = creation_limit(*_creations(db, "%s", client, window, now), count,
+                                         window, now, total)
+            if not wait:
+                db.execute("INSERT INTO creations (client, at) VALUES (%s, %s)",
+                           (client, now))
+            return wait, words
 
     def creation_made(self, client: str, table_id: str) -> None:
         """The table ``client``'s last counted creation made."""

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from companion.errors import CompanionError, StaleVersion
 from companion.names import escaped
 from companion.registry import find_rules
+from web.guard import creation_limit
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -74,6 +75,20 @@ CREATE TABLE IF NOT EXISTS creations (
 CREATE INDEX IF NOT EXISTS creations_client ON creations (client, at);
 CREATE INDEX IF NOT EXISTS creations_at ON creations (at);
 """
+def _creations(db: Any, mark: str, client: str, window: float, now: float
+               ) -> tuple[list[float], int, int, float]:
+    """``(client's creations, other addresses, all creations, oldest)`` within ``window``
+    (``mark``: the driver's parameter mark, ``?`` or ``%s``)."""
+    since = now - window
+    mine = [float(r[0]) for r in db.execute(
+        f"SELECT at FROM creations WHERE client = {mark} AND at > {mark} ORDER BY at",
+        (client, since)).fetchall()]
+    row = db.execute(f"SELECT count(DISTINCT client), count(*), min(at) FROM creations "
+                     f"WHERE at > {mark}", (since,)).fetchone()
+    clients, hits, oldest = (int(row[0] or 0), int(row[1] or 0), float(row[2] or now))
+    return mine, clients - (1 if mine else 0), hits, oldest
+
+
 LIVE_MADE = (
     "SELECT count(*) FROM creations c JOIN tables t ON t.id = c.table_id "
     "WHERE c.client = %s AND t.deleted IS NULL AND NOT t.finished AND coalesce("
@@ -210,7 +225,8 @@ class EventStore(Protocol):
     def deleted_ids(self) -> dict[str, float]: ...
 
     # Table creations per client address, for every process (``web.guard.CreationStore``).
-    def creation_hit(self, client: str, count: int, window: float, now: float) -> float: ...
+    def creation_hit(self, client: str, count: int, window: float, now: float,
+                     total: int | None = None) -> tuple[float, str]: ...
 
     def creation_made(self, client: str, table_id: str) -> None: ...
 
@@ -396,18 +412,18 @@ class Store:
                 "SELECT id, deleted FROM tables WHERE deleted IS NOT NULL")}
 
     # Table creations per client address (``web.guard.RateLimit`` with a store).
-    def creation_hit(self, client: str, count: int, window: float, now: float) -> float:
-        """Count one creation by ``client`` at ``now`` unless it made ``count`` within
-        ``window`` seconds: 0, else the seconds until one more may be made."""
+    def creation_hit(self, client: str, count: int, window: float, now: float,
+                     total: int | None = None) -> tuple[float, str]:
+        """Count one creation by ``client`` at ``now`` unless a limit is reached
+        (``web.guard.creation_limit``): ``(0, "")``, else the wait and the words."""
         with self._tx() as db:
             db.execute("DELETE FROM creations WHERE at <= ?",
                        (now - max(window, CREATIONS_KEPT),))
-            rows = db.execute("SELECT at FROM creations WHERE client = ? AND at > ? "
-                              "ORDER BY at LIMIT ?", (client, now - window, count)).fetchall()
-            if len(rows) >= count:
-                return max(0.0, float(rows[0][0]) + window - now)
-            db.execute("INSERT INTO creations (client, at) VALUES (?, ?)", (client, now))
-            return 0.0
+            wait, words = creation_limit(*_creations(db, "?", client, window, now), count,
+                                         window, now, total)
+            if not wait:
+                db.execute("INSERT INTO creations (client, at) VALUES (?, ?)", (client, now))
+            return wait, words
 
     def creation_made(self, client: str, table_id: str) -> None:
         """The table ``client``'s last counted creation made."""
