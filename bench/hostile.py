@@ -161,8 +161,8 @@ def _memory_mb(pid: int, key: str) -> float:
     return 0.0
 
 
-def _get_p95(http: Any, url: str, n: int) -> tuple[float, float, int]:
-    """``(p50 ms, p95 ms, failures)`` of ``n`` GETs, one after another."""
+def _gets(http: Any, url: str, n: int) -> tuple[list[float], int]:
+    """``(ms of each, failures)`` of ``n`` GETs, one after another."""
     ms: list[float] = []
     failed = 0
     for _ in range(n):
@@ -173,8 +173,45 @@ def _get_p95(http: Any, url: str, n: int) -> tuple[float, float, int]:
         except Exception:  # a timeout is what the bench measures: counted, not raised
             failed += 1
         ms.append((time.perf_counter() - t0) * 1000)
-    ms.sort()
+    return ms, failed
+
+
+def _p50_p95(ms: list[float], failed: int) -> tuple[float, float, int]:
+    ms = sorted(ms)
     return ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.95))], failed
+
+
+ROUNDS = 10
+
+
+def _interleaved(http: Any, url: str, n: int, crowd: subprocess.Popen[str], pid: int
+                 ) -> tuple[tuple[float, float, int], tuple[float, float, int], float]:
+    """``n`` GETs idle and ``n`` under attack, in ``ROUNDS`` alternating rounds: the
+    attacking process is stopped (SIGSTOP: its uploads stall, nothing is sent) for the
+    idle rounds and let go on for the others, so both see the same load of the (shared)
+    machine. Returns idle and attack ``(p50, p95, failed)`` and the server's CPU share
+    (of one core) under attack."""
+    idle: list[float] = []
+    attack: list[float] = []
+    failed = [0, 0]
+    cpu = wall = 0.0
+    for _ in range(ROUNDS):
+        crowd.send_signal(signal.SIGSTOP)
+        try:
+            time.sleep(1.0)  # the decodes under way finish
+            ms, bad = _gets(http, url, max(1, n // ROUNDS))
+            idle += ms
+            failed[0] += bad
+        finally:
+            crowd.send_signal(signal.SIGCONT)
+        time.sleep(1.0)  # the uploads pile up again
+        c0, w0 = _cpu_s(pid), time.perf_counter()
+        ms, bad = _gets(http, url, max(1, n // ROUNDS))
+        cpu += _cpu_s(pid) - c0
+        wall += time.perf_counter() - w0
+        attack += ms
+        failed[1] += bad
+    return _p50_p95(idle, failed[0]), _p50_p95(attack, failed[1]), cpu / max(wall, 1e-9)
 
 
 def _start_server(data: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
@@ -299,7 +336,6 @@ def run_hostile(threads: int = 8, uploads: int = 50, gets: int = 200,
                     costly[name] = data
             print(f"worst CPU per upload: {worst[1]:.2f} s ({worst[0]})")
             table_url = f"{base}/api/tables/{t['table']}"
-            idle = _get_p95(phone, table_url, gets)
             idle_photos = _photos_read(phone, phone_url, phone_head, phone_shots)
             rss0 = _memory_mb(proc.pid, "VmRSS")
             # The attackers are another process: in this one they would hold the GIL and
@@ -318,16 +354,15 @@ def run_hostile(threads: int = 8, uploads: int = 50, gets: int = 200,
             assert crowd.stdout is not None and crowd.stdin is not None
             crowd.stdout.readline()  # "started": every upload is in flight
             time.sleep(2.0)  # let the uploads pile up
-            c0, w0 = _cpu_s(proc.pid), time.perf_counter()
-            busy = _get_p95(phone, table_url, gets)
-            server_cpu = (_cpu_s(proc.pid) - c0) / (time.perf_counter() - w0)
+            idle, busy, server_cpu = _interleaved(phone, table_url, gets, crowd, proc.pid)
             busy_photos = _photos_read(phone, phone_url, phone_head, phone_shots)
             out, _ = crowd.communicate("stop\n", timeout=300)
             statuses = json.loads(out.strip().splitlines()[-1])
             peak = _memory_mb(proc.pid, "VmHWM")
-            print(f"GET /api/tables/<table> ({gets} in a row, from another address) with "
-                  f"{uploads} costly uploads in flight from one address, attackers at nice "
-                  f"{attacker_nice} (their answers: {statuses}):")
+            print(f"GET /api/tables/<table> from another address, {gets} idle and {gets} "
+                  f"with {uploads} costly uploads in flight from one address, in {ROUNDS} "
+                  f"alternating rounds (the attackers stopped for the idle ones), attackers "
+                  f"at nice {attacker_nice} (their answers: {statuses}):")
             print(f"  idle   p50 {idle[0]:6.1f} ms  p95 {idle[1]:6.1f} ms  failed {idle[2]}")
             print(f"  attack p50 {busy[0]:6.1f} ms  p95 {busy[1]:6.1f} ms  failed {busy[2]}  "
                   f"({busy[1] / max(idle[1], 0.001):.1f} x idle p95; target 2 x or less)")
