@@ -130,16 +130,19 @@ def creation_limit(client_hits: list[float], others: int, all_hits: int, oldest:
     seconds to wait and the words naming the limit reached. ``client_hits``: this
     address's creations within ``window`` (oldest first); ``others``: other addresses
     that made one within it; ``all_hits``/``oldest``: every address's. An address may
-    make ``count`` at most, and no more than its ``fair_share`` of ``total`` (which
-    shrinks as more addresses come); the server ``total`` in all."""
+    make ``count`` at most, and no more than its ``fair_share`` of what the other
+    addresses leave of ``total`` (so it shrinks as more addresses come, and a newcomer
+    may make one while any is left); the server ``total`` in all."""
     minutes = f"{window / 60:g} minutes"
-    allowed = count if total is None else min(count, fair_share(total, others))
     mine = len(client_hits)
+    # An equal part of what the other addresses leave, with a part kept for a newcomer.
+    allowed = count if total is None else min(
+        count, fair_share(max(0, total - (all_hits - mine)), others))
     if mine >= allowed:
         wait = max(0.0, client_hits[mine - allowed] + window - now)
         most = "the most" if allowed == count else (
             f"its share of the {total} the server makes while {others + 1} devices make "
-            "tables")
+            "them")
         return wait, f"this device made {mine} tables in the last {minutes}, {most}"
     if total is not None and all_hits >= total:
         return (max(0.0, oldest + window - now),
