@@ -396,10 +396,14 @@ class DecodeGate:
             self._started[key] = self._starts
 
         def call() -> T:
-            if gone():
-                self.dropped += 1
+            hung_up = gone()
+            with self._cond:
+                if hung_up:
+                    self.dropped += 1
+                else:
+                    self.decoded += 1
+            if hung_up:
                 raise Gone("the client hung up before its photo was read")
-            self.decoded += 1
             return work()
 
         try:
