@@ -123,23 +123,24 @@ class CreationStore(Protocol):
     def live_made(self, client: str, since: float) -> int: ...
 
 
-def creation_limit(client_hits: list[float], others: int, all_hits: int, oldest: float,
-                   count: int, window: float, now: float, total: int | None
+def creation_limit(mine: int, newest: list[float], others: int, all_hits: int,
+                   oldest: float, count: int, window: float, now: float, total: int | None
                    ) -> tuple[float, str]:
     """Whether one more table may be made (issue 27 §10, §12): ``(0, "")``, or the
-    seconds to wait and the words naming the limit reached. ``client_hits``: this
-    address's creations within ``window`` (oldest first); ``others``: other addresses
-    that made one within it; ``all_hits``/``oldest``: every address's. An address may
-    make ``count`` at most, and no more than its ``fair_share`` of what the other
-    addresses leave of ``total`` (so it shrinks as more addresses come, and a newcomer
-    may make one while any is left); the server ``total`` in all."""
+    seconds to wait and the words naming the limit reached. ``mine``: this address's
+    creations within ``window``, ``newest``: the times of its last ``count`` of them,
+    newest first; ``others``: other addresses that made one within it;
+    ``all_hits``/``oldest``: every address's. An address may make ``count`` at most, and
+    no more than its ``fair_share`` of what the other addresses leave of ``total`` (so it
+    shrinks as more addresses come, and a newcomer may make one while any is left); the
+    server ``total`` in all."""
     minutes = f"{window / 60:g} minutes"
-    mine = len(client_hits)
     # An equal part of what the other addresses leave, with a part kept for a newcomer.
     allowed = count if total is None else min(
         count, fair_share(max(0, total - (all_hits - mine)), others))
     if mine >= allowed:
-        wait = max(0.0, client_hits[mine - allowed] + window - now)
+        # One more once all but allowed - 1 of its creations are out of the window.
+        wait = max(0.0, newest[allowed - 1] + window - now)
         most = "the most" if allowed == count else (
             f"its share of the {total} the server makes while {others + 1} devices make "
             "them")
@@ -189,8 +190,8 @@ class RateLimit:
             while hits and hits[0] <= now - self.window:
                 hits.popleft()
             if len(hits) >= self.count:
-                return creation_limit(list(hits), 0, 0, now, self.count, self.window, now,
-                                      None)
+                return creation_limit(len(hits), list(reversed(hits)), 0, 0, now,
+                                      self.count, self.window, now, None)
             hits.append(now)
             return 0.0, ""
 

@@ -350,8 +350,8 @@ class PgStore:
             db.execute("SELECT pg_advisory_xact_lock(727275)")
             db.execute("DELETE FROM creations WHERE at <= %s",
                        (now - max(window, CREATIONS_KEPT),))
-            wait, words = creation_limit(*_creations(db, "%s", client, window, now), count,
-                                         window, now, total)
+            found = _creations(db, "%s", client, window, now, count)
+            wait, words = creation_limit(*found, count, window, now, total)
             if not wait:
                 db.execute("INSERT INTO creations (client, at) VALUES (%s, %s)",
                            (client, now))

@@ -75,18 +75,21 @@ CREATE TABLE IF NOT EXISTS creations (
 CREATE INDEX IF NOT EXISTS creations_client ON creations (client, at);
 CREATE INDEX IF NOT EXISTS creations_at ON creations (at);
 """
-def _creations(db: Any, mark: str, client: str, window: float, now: float
-               ) -> tuple[list[float], int, int, float]:
-    """``(client's creations, other addresses, all creations, oldest)`` within ``window``
-    (``mark``: the driver's parameter mark, ``?`` or ``%s``)."""
+def _creations(db: Any, mark: str, client: str, window: float, now: float, count: int
+               ) -> tuple[int, list[float], int, int, float]:
+    """``(client's creations, the newest count of them, other addresses, all creations,
+    oldest)`` within ``window`` (``mark``: the driver's parameter mark, ``?`` or ``%s``)."""
     since = now - window
-    mine = [float(r[0]) for r in db.execute(
-        f"SELECT at FROM creations WHERE client = {mark} AND at > {mark} ORDER BY at",
-        (client, since)).fetchall()]
+    row = db.execute(f"SELECT count(*) FROM creations WHERE client = {mark} AND at > {mark}",
+                     (client, since)).fetchone()
+    mine = int(row[0] or 0)
+    newest = [float(r[0]) for r in db.execute(
+        f"SELECT at FROM creations WHERE client = {mark} AND at > {mark} ORDER BY at DESC "
+        f"LIMIT {mark}", (client, since, count)).fetchall()]
     row = db.execute(f"SELECT count(DISTINCT client), count(*), min(at) FROM creations "
                      f"WHERE at > {mark}", (since,)).fetchone()
     clients, hits, oldest = (int(row[0] or 0), int(row[1] or 0), float(row[2] or now))
-    return mine, clients - (1 if mine else 0), hits, oldest
+    return mine, newest, clients - (1 if mine else 0), hits, oldest
 
 
 LIVE_MADE = (
@@ -419,8 +422,8 @@ class Store:
         with self._tx() as db:
             db.execute("DELETE FROM creations WHERE at <= ?",
                        (now - max(window, CREATIONS_KEPT),))
-            wait, words = creation_limit(*_creations(db, "?", client, window, now), count,
-                                         window, now, total)
+            found = _creations(db, "?", client, window, now, count)
+            wait, words = creation_limit(*found, count, window, now, total)
             if not wait:
                 db.execute("INSERT INTO creations (client, at) VALUES (?, ?)", (client, now))
             return wait, words
