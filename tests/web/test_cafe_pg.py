@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -12,6 +13,7 @@ from test_pg_cafe import pg_app
 from webtools import bearer, register_run
 
 from web import services
+from web.store import Store
 
 BODY = {"game": "wuxing", "players": ["Ana", "Ben", "Chen"]}
 
@@ -67,3 +69,33 @@ def test_the_live_ceiling_is_one_count_for_every_process(
     finally:
         for app in (a, b):
             services(app).close()
+
+
+def _stores(kind: str, data_dir: Path, pg_url: str) -> list[Any]:
+    if kind == "sqlite":
+        data_dir.mkdir(parents=True, exist_ok=True)
+        return [Store(data_dir / "companion.sqlite3") for _ in range(2)]
+    from web.pgstore import PgStore
+
+    return [PgStore(pg_url, max_connections=2) for _ in range(2)]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_two_stores_on_one_database_share_the_counts(kind: str, data_dir: Path,
+                                                     request: pytest.FixtureRequest) -> None:
+    """Two processes' stores on one database (a SQLite file or PostgreSQL) count one
+    address's creations together; the wait is until its oldest counted one leaves."""
+    url = request.getfixturevalue("pg_url") if kind == "postgresql" else ""
+    a, b = _stores(kind, data_dir, url)
+    try:
+        assert a.creation_hit("192.0.2.7", 3, 600.0, 1000.0) == (0.0, "")
+        assert b.creation_hit("192.0.2.7", 3, 600.0, 1100.0) == (0.0, "")
+        assert a.creation_hit("192.0.2.7", 3, 600.0, 1200.0) == (0.0, "")
+        wait, words = b.creation_hit("192.0.2.7", 3, 600.0, 1300.0)
+        assert wait == 300.0 and words == ("this device made 3 tables in the last 10 "
+                                           "minutes, the most")
+        assert b.creation_hit("192.0.2.7", 3, 600.0, 1600.5)[0] == 0.0  # the first left
+        assert a.creation_hit("192.0.2.8", 3, 600.0, 1300.0) == (0.0, "")
+    finally:
+        for s in (a, b):
+            s.close()
