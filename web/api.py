@@ -24,7 +24,14 @@ from companion.registry import GAMES, find_rules
 from web import piles
 from web.broker import CAMERA, NOTICE, StreamsFull
 from web.camhealth import health
-from web.guard import BodyError, body_rule, has_body_rule, parse_json, security_headers
+from web.guard import (
+    BodyError,
+    address_key,
+    body_rule,
+    has_body_rule,
+    parse_json,
+    security_headers,
+)
 from web.resources import services
 from web.store import LIST_PAGE, StorageUnavailable
 from web.tables import HOST, Refused, Table, Viewer, check_own_zone, event_from_body
@@ -204,8 +211,9 @@ def body(fields: frozenset[str] | None = None) -> dict[str, Any]:
 
 
 def client_address() -> str:
-    """The client's address as the server saw it (waitress clears proxy headers)."""
-    return request.remote_addr or "unknown"
+    """The client's address as the server saw it (waitress clears proxy headers), as the
+    caps per client count it: IPv6 by its /64 (``web.guard.address_key``, issue 27 §12)."""
+    return address_key(request.remote_addr or "unknown")
 
 
 def table_and_viewer(table_id: str, *, allow: tuple[str, ...] | None = None,
@@ -334,6 +342,7 @@ def create_table() -> tuple[Response, int] | Response:
     table = svc.tables.create(
         data["game"], data["players"], data.get("options"), data.get("runs"),
         data.get("timer", 0), maker=client_address())
+    svc.creations.made(client_address(), table.id)
     return jsonify(created(table)), 201
 
 
@@ -344,15 +353,15 @@ def creation_limit() -> Response | None:
     svc = services(current_app)
     addr = client_address()
     ceiling = int(current_app.config["TABLES_LIVE_PER_CLIENT"])
-    live = svc.tables.live_made_by(addr)
+    live = svc.creations.live(addr, svc.tables.abandoned_after)  # every process (issue 27)
+    live = svc.tables.live_made_by(addr) if live is None else live
     if live >= ceiling:
         return _json_error(429, "too_many_tables",
                            f"this device already has {ceiling} tables in play on this server; "
                            "finish or delete one (the referee page) first", retry_after=600)
-    wait = svc.creations.hit(addr)
+    wait, words = svc.creations.check(addr)  # its fair share of TABLES_TOTAL too
     if wait:
-        return _json_error(429, "too_many_requests",
-                           f"too many tables made from this device; try again in "
+        return _json_error(429, "too_many_requests", f"{words}; try again in "
                            f"{int(wait) + 1} s", retry_after=int(wait) + 1)
     return None
 
@@ -389,6 +398,7 @@ def play_again(table_id: str) -> tuple[Response, int]:
     new = svc.tables.create(table.game, table.players, dict(table.config["options"]),
                             list(table.config["runs"]), follows=table,
                             maker=client_address())
+    svc.creations.made(client_address(), new.id)
     svc.broker.publish(table.id, table.version)  # the old table's pages hear of it now
     return jsonify(created(new)), 201
 

@@ -166,17 +166,35 @@ def record_of(table: Table, viewer: Viewer, runs: list[dict[str, Any]] | None = 
 def record_csv(record: Mapping[str, Any]) -> str:
     """One line per record: seq, ISO time, kind, who, ruling, undone."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out)
     w.writerow(CSV_FIELDS)
     for e in record["events"]:
-        w.writerow([e["seq"], time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(e["time"])),
-                    e["kind"], e["who"], _cell(e["ruling"]), "yes" if e["undone"] else "no"])
+        w.writerow(csv_row([e["seq"], time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                    time.gmtime(e["time"])),
+                            e["kind"], e["who"], e["ruling"],
+                            "yes" if e["undone"] else "no"]))
     return out.getvalue()
 
 
-def _cell(text: str) -> str:
-    """A CSV cell a spreadsheet reads as text, never as a formula (CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet reads as text, never as a formula (CSV injection, issue 27
+    §11): text starting with ``= + - @``, a tab or a carriage return gets a leading
+    apostrophe, as OWASP advises; numbers stay numbers."""
+    if isinstance(value, str) and value[:1] in FORMULA_STARTS:
+        return "'" + value
+    return value
+
+
+def csv_row(values: Iterable[Any]) -> list[Any]:
+    return [csv_cell(v) for v in values]
+
+
+def csv_writer(out: io.StringIO) -> Any:
+    """The writer of every CSV the companion exports: every field quoted."""
+    return csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
 
 
 def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
