@@ -190,7 +190,7 @@ def test_narrow_cards_drop_the_corner_index_for_a_bigger_code() -> None:
     bridge = face_layout(57.15, 88.9)
     assert bridge.index.w == 0.0
     assert bridge.qr.w == pytest.approx(88.9 / 2 - 3.0)
-    assert face_layout(63, 88).index.w > 4.0
+    assert face_layout(63, 88).index.w > 3.5
 
 
 def test_face_qr_is_as_large_as_the_top_half_allows() -> None:
