@@ -109,7 +109,8 @@ def test_short_edge_backs_mirror_y() -> None:
     sheet = sheet_layout("letter", back_mode="short-edge")
     s, b = sheet.slots[0], sheet.backs[0]
     assert (b.x, b.y) == pytest.approx((s.x, 279.4 - s.bottom))
-    assert b.y == pytest.approx(sheet.slots[6].y)
+    bottom = sheet.slots[6]
+    assert sheet.backs[6].y == pytest.approx(279.4 - bottom.bottom)
 
 
 @pytest.mark.parametrize("mode", ["long-edge", "short-edge"])
