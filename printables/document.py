@@ -13,7 +13,7 @@ import io
 from typing import Any
 
 from reportlab import rl_config
-from reportlab.lib.colors import CMYKColor, rgb2cmyk, toColor
+from reportlab.lib.colors import CMYKColor, toColor
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
 from reportlab.pdfgen.canvas import Canvas
 
@@ -200,8 +200,8 @@ def to_cmyk(colour: Any) -> tuple[float, float, float, float]:
     text and codes come out ``0 0 0 1``, never the four-colour black a print shop's own
     conversion makes of RGB black (C72 M68 Y67 K89 at DriveThruCards, issue 29 §12), which
     smears when the four plates do not meet exactly. Other colours take the plain
-    conversion with full grey replacement (the grey part of a colour is black ink), which
-    keeps the total ink under 200 %; no ICC profile is applied (none ships with the
+    conversion with full grey replacement (the grey part of a colour is black ink, so no
+    colour uses all three colour inks); no ICC profile is applied (none ships with the
     project), so a colour may print a little off its screen colour.
     """
     if isinstance(colour, tuple) and len(colour) == 4:
@@ -213,8 +213,11 @@ def to_cmyk(colour: Any) -> tuple[float, float, float, float]:
     r, g, b = float(c.red), float(c.green), float(c.blue)
     if abs(r - g) < 1e-6 and abs(g - b) < 1e-6:
         return (0.0, 0.0, 0.0, round(1.0 - r, 4))
-    cyan, magenta, yellow, black = rgb2cmyk(r, g, b)
-    return (round(cyan, 4), round(magenta, 4), round(yellow, 4), round(black, 4))
+    # Inks multiply: (1 - C)(1 - K) of the light comes back, so C = (1 - R - K) / (1 - K).
+    # (reportlab's rgb2cmyk leaves out the division: its colours print washed out.)
+    black = 1.0 - max(r, g, b)
+    return (round((1 - r - black) / (1 - black), 4), round((1 - g - black) / (1 - black), 4),
+            round((1 - b - black) / (1 - black), 4), round(black, 4))
 
 
 def add_output_intent(canvas: Canvas) -> None:

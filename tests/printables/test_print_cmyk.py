@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion.registry import GAMES
+from printables.art import BACK_COLOURS, COLOURS
 from printables.document import to_cmyk
 from printables.options import PrintOptions
 from printables.pod import export
@@ -122,5 +123,11 @@ def test_colours_convert_to_cmyk_with_neutrals_in_black_ink_alone() -> None:
     assert to_cmyk((1, 1, 1)) == (0, 0, 0, 0)
     assert to_cmyk((0.3, 0.3, 0.3)) == (0, 0, 0, 0.7)
     c, m, y, k = to_cmyk((0.776, 0.157, 0.157))  # fire red
-    assert c == 0 and m == y and 0.5 < m < 0.7 and 0.2 < k < 0.3
-    assert c + m + y + k <= 2.0
+    assert c == 0 and m == y and 0.75 < m < 0.85 and 0.2 < k < 0.25
+    # Inks multiply: the light a colour sends back is (1 - C)(1 - K), as it was in RGB.
+    for colour in (*COLOURS.values(), *BACK_COLOURS):
+        cmyk = to_cmyk(colour)
+        assert min(cmyk[:3]) == 0
+        assert sum(cmyk) <= 2.05  # total ink of the heaviest colour: about 200 %
+        for v, ink in zip(colour, cmyk[:3], strict=True):
+            assert (1 - ink) * (1 - cmyk[3]) == pytest.approx(v, abs=1e-3)
