@@ -229,7 +229,10 @@ def _camera(table: Table, viewer: Viewer, zone: str | None) -> LiveCamera:
                 # scan is accepted or refused before the page gets its answer.
                 resp = play_scan(table, viewer, scan.body())
                 data = resp.get_json() or {}
-                text = str(data.get("ruling") or data.get("error") or "")
+                if data.get("already_there"):  # C-9: the id is for the referee (C-8)
+                    text = "already there, nothing to do"
+                else:
+                    text = str(data.get("ruling") or data.get("error") or "")
                 return resp.status_code, text
 
             cam = cams[key] = LiveCamera(table.game, len(table.players), table.book, play,
