@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from companion import words
+from companion import veil, words
 from companion.engine import Match
 from companion.replay import states_after
 from web.store import Record
@@ -141,6 +141,11 @@ def record_of(table: Table, viewer: Viewer, runs: list[dict[str, Any]] | None = 
             finished_at = (finished_at or rec.time) if after.finished else None
         final = _view(table, state, viewer)
         winners = list(state.winners)
+        # C-7 rev. 3: a serial that stood in for a tap at any step, not this viewer's own.
+        hidden = frozenset().union(table.hidden_for(viewer, table.match.initial),
+                                   *(table.hidden_for(viewer, after) for _, after, _ in steps))
+        if hidden:
+            events = veil.veil(events, hidden, table.card_names())
         started = next((r.time for r in table.records if r.who != "companion"), None)
         return {
             "format": FORMAT,
@@ -187,14 +192,17 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
         step = max(0, min(step, total))
         match = Match(table.rules, table.match.setup)
         records = table.records[:step]
-        for _ in states_after(match, ((r.kind, r.body) for r in records)):
-            pass
+        # C-7 rev. 3: the serials that stood in for a tap at any step so far, not this
+        # viewer's own, are veiled in everything the step shows.
+        hidden = table.hidden_for(viewer, match.state)
+        for after in states_after(match, ((r.kind, r.body) for r in records)):
+            hidden |= table.hidden_for(viewer, after)
         state = match.state
         rec = records[-1] if records else None
         undone = None
         if rec is not None and rec.kind == "undo":
             undone = table._undone_words(rec, viewer)
-        return {
+        shown = {
             "version": step,
             "steps": total,
             "table": table.id,
@@ -214,6 +222,11 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
                             state) if rec else "",
             "actions": [],
         }
+        if hidden:
+            names = table.card_names()
+            for k in ("view", "last_play", "undone", "ruling"):
+                shown[k] = veil.veil(shown[k], hidden, names)
+        return shown
 
 
 def summary(table: Table, archived: bool = False) -> dict[str, Any]:

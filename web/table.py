@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion import naming, words
+from companion import naming, veil, words
 from companion.engine import Event, Match, Rules
 from companion.errors import (
     CompanionError,
@@ -81,6 +81,15 @@ class Viewer:
 
 PUBLIC = Viewer("public")
 HOST = Viewer("host")
+
+# The parts of a snapshot that may name a card: veiled for every viewer who is not a
+# stand-in's owner or the referee (C-7 rev. 3, ``companion.veil``).
+VEILED = ("view", "last_play", "history", "undone", "refused")
+
+
+def seat_of(viewer: Viewer) -> int | None:
+    """The engine's word for a viewer: 0 the referee, n a seat, ``None`` anyone else."""
+    return 0 if viewer.role == "host" else viewer.seat if viewer.role == "seat" else None
 
 
 class Table:
@@ -223,9 +232,8 @@ class Table:
         never the words of an earlier, more visible moment); ``None``: no such words."""
         if play is None:
             return None
-        seat = 0 if viewer.role == "host" else viewer.seat if viewer.role == "seat" else None
         try:
-            return self.rules.retell(self.match.state, play, seat)
+            return self.rules.retell(self.match.state, play, seat_of(viewer))
         except CompanionError:
             return None
 
@@ -318,6 +326,12 @@ class Table:
             "next_table": self._next_for(viewer),
             "now": time.time(),
         }
+        hidden = self.hidden_for(viewer)
+        if hidden:  # C-7 rev. 3: a stand-in's serial is its owner's and the referee's
+            names = self.card_names()
+            for k in VEILED:
+                out[k] = veil.veil(out[k], hidden, names)
+            out["actions"] = veil.veil_actions(actions, hidden, self.card_faces(), names)
         if viewer.role == "host":
             # The newest records only: this goes out on every change (GET .../log has all).
             out["log"] = self.log_json()[-LOG_IN_SNAPSHOT:]
@@ -325,6 +339,31 @@ class Table:
             out["zones"] = self.zones()
             out["can_undo"] = self._undo_group_text()
         return out
+
+    def hidden_for(self, viewer: Viewer, state: Any = None) -> frozenset[str]:
+        """The stand-ins' serials ``viewer`` may not read in ``state`` (default: now):
+        those of other seats' taps, and all of them but for the referee (C-7 rev. 3)."""
+        now = self.match.state if state is None else state
+        return veil.hidden_from(self.rules.stand_ins(now), seat_of(viewer))
+
+    def card_names(self) -> dict[str, str]:
+        """Serial -> the printed name, for a text that named a veiled serial."""
+        return {s: f.name for s, f in self.match.setup.cards.items()}
+
+    def card_faces(self) -> dict[str, str]:
+        """Serial -> face id, for a veiled serial's stand-in name in actions."""
+        return {s: f.id for s, f in self.match.setup.cards.items()}
+
+    def unveiled(self, event: Mapping[str, Any], viewer: Viewer) -> Mapping[str, Any]:
+        """``event`` with the stand-in names this viewer's actions carried for veiled
+        serials (``veil.veil_actions``) turned back into those serials."""
+        if viewer.role != "seat" or not any(
+                veil.ALIAS in x for v in event.values()
+                for x in (v if isinstance(v, list) else [v]) if isinstance(x, str)):
+            return event
+        hidden = self.hidden_for(viewer)
+        acts = self.rules.actions(self.match.state, viewer.seat) if hidden else []
+        return veil.unveil(event, veil.aliases(acts, hidden, self.card_faces()))
 
     def _refusal_for(self, viewer: Viewer) -> dict[str, Any] | None:
         """The latest refusal if no play was accepted since: the referee reads all of it (and
@@ -466,6 +505,7 @@ class Table:
         """
         with self.lock:
             self._check_version(version)
+            event = self.unveiled(event, viewer)
             n0 = self.match.version
             try:
                 self._apply_rules(event)
