@@ -9,7 +9,8 @@ record, the replay) goes through ``veil`` first: the card keeps its face and nam
 serial goes.
 
 - ``hidden_from(stand_ins, seat)``: the serials ``seat`` may not read (``None``: the big
-  screen, the camera and anyone without a seat; ``0``: the referee, who reads them all).
+  screen, the camera and anyone without a seat; ``0``: the referee, who reads them all);
+  ``hidden_ever`` the same over a whole game (a table's pages, record and replay).
 - ``veil(value, hidden, names)``: a JSON-like value without them: a string equal to one
   becomes ``None`` (``"card": null``, a list keeps its length), a mapping key equal to one
   is dropped, and a longer text naming one names the card instead (``names``).
@@ -36,6 +37,16 @@ def hidden_from(stand_ins: Mapping[str, int | None], seat: int | None) -> frozen
     if seat == 0 or not stand_ins:
         return frozenset()
     return frozenset(c for c, owner in stand_ins.items() if owner is None or owner != seat)
+
+
+def hidden_ever(owners: Mapping[str, Set[int | None]], seat: int | None) -> frozenset[str]:
+    """As ``hidden_from`` for serials that stood in for a tap at any moment of a game
+    (``owners``: serial -> every seat that owned it then): hidden from ``seat`` unless it
+    always was that seat's own. A stand-in later told apart by a scan stays veiled: the
+    serial the last play moves from its place would tell what the veil hid before."""
+    if seat == 0:
+        return frozenset()
+    return frozenset(c for c, seats in owners.items() if seat is None or set(seats) != {seat})
 
 
 def _pattern(hidden: Set[str]) -> re.Pattern[str]:

@@ -38,6 +38,7 @@ from companion.errors import (
     StaleVersion,
     UnknownCard,
 )
+from companion.replay import states_after
 from companion.runs import RunBook
 from web import piles
 from web.store import EventStore, Record, ScanKey, StoredTable
@@ -120,6 +121,9 @@ class Table:
         # Set when other processes share the store (PostgreSQL): seat tokens are read from
         # it, since a seat re-issued elsewhere must stop (and start) working here at once.
         self.shared_store: EventStore | None = None
+        # C-7 rev. 3: every serial that stood in for a tap so far, with the seats that
+        # owned it (``stood_in``); ``None`` until first read, then kept up to date.
+        self._stood: dict[str, set[int | None]] | None = None
 
     # -- identity ---------------------------------------------------------------------
     @property
@@ -179,7 +183,7 @@ class Table:
                     raise RuntimeError(f"table {self.id}: record {rec.seq} after "
                                        f"{self.version}; the log has a gap")
                 if rec.kind == "event":
-                    self.match.apply(rec.body)
+                    self._note_stand_ins(self.match.apply(rec.body))
                 elif rec.kind == "undo":
                     voids = set(rec.body.get("voids", []))
                     group = [r for r in self.records if r.seq in voids]
@@ -341,10 +345,33 @@ class Table:
         return out
 
     def hidden_for(self, viewer: Viewer, state: Any = None) -> frozenset[str]:
-        """The stand-ins' serials ``viewer`` may not read in ``state`` (default: now):
-        those of other seats' taps, and all of them but for the referee (C-7 rev. 3)."""
-        now = self.match.state if state is None else state
-        return veil.hidden_from(self.rules.stand_ins(now), seat_of(viewer))
+        """The stand-ins' serials ``viewer`` may not read: those of other seats' taps, and
+        all of them but for the referee (C-7 rev. 3); in ``state``, or by default any
+        that stood in for a tap so far in this game (``stood_in``)."""
+        if state is not None:
+            return veil.hidden_from(self.rules.stand_ins(state), seat_of(viewer))
+        return veil.hidden_ever(self.stood_in(), seat_of(viewer))
+
+    def stood_in(self) -> dict[str, set[int | None]]:
+        """Every serial that stood in for a tap at any version of this table, with the
+        seats that owned it: found once by replaying the log, then noted as plays come."""
+        with self.lock:
+            if self._stood is None:
+                self._stood = {}
+                self._note_stand_ins(self.match.initial)
+                try:
+                    for state in states_after(Match(self.rules, self.match.setup),
+                                              ((r.kind, r.body) for r in self.records)):
+                        self._note_stand_ins(state)
+                except CompanionError:  # a log the rules no longer replay: what is now
+                    log.exception("could not replay table %s for its stand-ins", self.id)
+                    self._note_stand_ins(self.match.state)
+            return self._stood
+
+    def _note_stand_ins(self, state: Any) -> None:
+        if self._stood is not None:
+            for serial, owner in self.rules.stand_ins(state).items():
+                self._stood.setdefault(serial, set()).add(owner)
 
     def card_names(self) -> dict[str, str]:
         """Serial -> the printed name, for a text that named a veiled serial."""
@@ -512,11 +539,12 @@ class Table:
             except CompanionError as exc:
                 self._note_refusal(event, viewer, exc)
                 raise
+            self._note_stand_ins(self.match.state)
             public = [self._public_ruling()]
             try:  # Match.settle, one chance event at a time to word each publicly (C-4)
                 rng = random.SystemRandom()
                 while (chance := self.rules.chance(self.match.state, rng)) is not None:
-                    self.match.apply(chance)
+                    self._note_stand_ins(self.match.apply(chance))
                     public.append(self._public_ruling())
             except CompanionError as exc:
                 log.error("chance of %s failed after %r: %s", self.game, event, exc)
