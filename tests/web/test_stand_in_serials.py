@@ -192,3 +192,44 @@ def test_a_tap_in_wuxing_god_num_and_shrine_names_no_other_seat_s_serial(
         assert seen_taps
         if game != "shrine":
             assert table.stood_in(), game
+
+
+def test_the_opponent_chooses_a_tapped_gem_by_its_stand_in_name_exactly(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    """GC-4: Ben chooses 2 of Ana's 6 revealed cards. Revealed by taps, they are stand-ins:
+    his page lists them by stand-in names (``a-ruby~2``), never by serial, and the name
+    he sends is turned back into exactly the copy at that position, so the four that go
+    back face down keep their order (a plain "a-ruby" would take the first Ruby)."""
+    table = _table(app, data_dir, "gemcomplete", 2, {"decks": "a, b"}, first=1)
+    store = services(app).store
+    locus = ["a-ruby", "a-emerald", "a-ruby", "a-topaz", "a-sapphire", "a-tremor"]
+    for face in locus:
+        for kind in ("next", "next", "set", "next"):
+            event = {"type": kind, "seat": 1, **({"card": face} if kind == "set" else {})}
+            table.play(store, event, HOST)
+        for _ in range(3):  # Ben: recovery, draw and main, end of his turn
+            table.play(store, {"type": "next", "seat": 2}, HOST)
+    table.play(store, {"type": "declare", "seat": 1, "positions": [1, 2, 3, 4, 5, 6]}, HOST)
+    table.play(store, {"type": "reveal", "seat": 1, "cards": locus}, HOST)
+    state = table.match.state
+    assert state.step == "choose"
+    row = [ls.serial for ls in state.side(1).locus]
+    assert set(row) <= set(table.rules.stand_ins(state))
+    ben = table.config["seat_tokens"][1]
+    text = _get(client, table, ben)
+    assert _has_none(text, [str(s) for s in row])
+    (choose,) = [a for a in json.loads(text)["actions"] if a["type"] == "choose"]
+    values = [c["value"] for c in choose["fields"][0]["choices"]]
+    assert values == ["a-ruby~1", "a-emerald~1", "a-ruby~2", "a-topaz~1", "a-sapphire~1",
+                      "a-tremor~1"]
+    _post(client, table, ben, {"type": "choose", "cards": ["a-ruby~2", "a-tremor~1"]})
+    after = table.match.state
+    assert [ls.serial for ls in after.side(1).locus] == [row[0], row[1], row[3], row[4]]
+    assert after.side(1).discard[-2:] == (row[2], row[5])
+    # A stand-in name is only a name for what the viewer's actions list now: sent again,
+    # it is refused as any card that is not one, naming no serial.
+    version = table.version
+    r = client.post(f"/api/tables/{table.id}/actions", headers=bearer(ben),
+                    json={"type": "choose", "cards": ["a-ruby~2", "a-tremor~1"]})
+    assert r.status_code == 422 and table.version == version, r.json
+    assert _has_none(r.get_data(as_text=True), [str(s) for s in row])
