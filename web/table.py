@@ -352,6 +352,12 @@ class Table:
             return veil.hidden_from(self.rules.stand_ins(state), seat_of(viewer))
         return veil.hidden_ever(self.stood_in(), seat_of(viewer))
 
+    def veil_for(self, value: Any, viewer: Viewer) -> Any:
+        """``value`` (JSON-like, or a refusal's text) as ``viewer`` may read it: the serials
+        of other seats' stand-ins veiled (C-7 rev. 3, ``companion.veil``)."""
+        hidden = self.hidden_for(viewer)
+        return veil.veil(value, hidden, self.card_names()) if hidden else value
+
     def stood_in(self) -> dict[str, set[int | None]]:
         """Every serial that stood in for a tap at any version of this table, with the
         seats that owned it: found once by replaying the log, then noted as plays come."""
@@ -469,7 +475,8 @@ class Table:
                 return None
             if viewer.role == "camera":
                 return None
-            return json.dumps({"version": self.version, "refused": self._refusal_for(viewer)},
+            return json.dumps({"version": self.version,
+                               "refused": self.veil_for(self._refusal_for(viewer), viewer)},
                               separators=(",", ":"))
 
     def zones(self) -> list[str]:

@@ -16,7 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import NAMES, bearer, register_run
 
+from companion.errors import IllegalPlay
 from web import services
+from web.api import refusal
 from web.records import record_csv, record_of, replay_step
 from web.table import HOST, PUBLIC, Table, Viewer
 
@@ -233,3 +235,27 @@ def test_the_opponent_chooses_a_tapped_gem_by_its_stand_in_name_exactly(
                     json={"type": "choose", "cards": ["a-ruby~2", "a-tremor~1"]})
     assert r.status_code == 422 and table.version == version, r.json
     assert _has_none(r.get_data(as_text=True), [str(s) for s in row])
+
+
+def test_a_refusal_that_would_quote_another_seat_s_stand_in_names_the_card(
+        app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    """The engines word refusals so that no other seat's card is named (C-7); should one
+    still quote a stand-in's serial, Ben, the big screen and the camera read the card's
+    name instead, in the answer and in the refusal the pages show; Ana and the referee
+    read it as written."""
+    table, rubies = _gem_table(app, client, data_dir)
+    exc = IllegalPlay(f"{rubies[0]} and '{rubies[1]}' lie where they lie")
+    with app.test_request_context():
+        for viewer in (BEN, PUBLIC, Viewer("camera")):
+            text = refusal(exc, table, viewer).get_data(as_text=True)
+            assert _has_none(text, rubies) and "Ruby" in text, viewer
+        assert rubies[0] in refusal(exc, table, ANA).get_data(as_text=True)
+        assert _has_all(refusal(exc, table, HOST).get_data(as_text=True), rubies)
+    table.refusal = {"version": table.version, "who": "seat:2", "seat": 2, "type": "set",
+                     "error": str(exc), "plain": str(exc), "code": exc.code, "rule": None,
+                     "scan": None, "overridable": False}
+    table._cache.clear()
+    ben = table.config["seat_tokens"][1]
+    assert _has_none(_get(client, table, ben), rubies)
+    assert _has_none(table.refusal_notice(BEN) or "", rubies)
+    assert "Ruby" in (table.refusal_notice(BEN) or "")
