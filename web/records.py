@@ -20,11 +20,11 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from companion import veil, words
+from companion import words
 from companion.engine import Match
 from companion.replay import states_after
 from web.store import Record
-from web.table import HOST, Table, Viewer
+from web.table import HOST, Table, Viewer, seat_of
 
 FORMAT = "table-companion-record/1"
 CSV_FIELDS = ("seq", "time", "kind", "who", "ruling", "undone")
@@ -142,10 +142,10 @@ def record_of(table: Table, viewer: Viewer, runs: list[dict[str, Any]] | None = 
         final = _view(table, state, viewer)
         winners = list(state.winners)
         # C-7 rev. 3: a serial that stood in for a tap at any step, not this viewer's own.
-        hidden = frozenset().union(table.hidden_for(viewer, table.match.initial),
-                                   *(table.hidden_for(viewer, after) for _, after, _ in steps))
-        if hidden:
-            events = veil.veil(events, hidden, table.card_names())
+        seat = seat_of(viewer)
+        hidden = frozenset().union(table.veiled.hidden(seat, table.match.initial),
+                                   *(table.veiled.hidden(seat, after) for _, after, _ in steps))
+        events = table.veiled.veil(events, seat, hidden)
         started = next((r.time for r in table.records if r.who != "companion"), None)
         return {
             "format": FORMAT,
@@ -194,9 +194,10 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
         records = table.records[:step]
         # C-7 rev. 3: the serials that stood in for a tap at any step so far, not this
         # viewer's own, are veiled in everything the step shows.
-        hidden = table.hidden_for(viewer, match.state)
+        seat = seat_of(viewer)
+        hidden = table.veiled.hidden(seat, match.state)
         for after in states_after(match, ((r.kind, r.body) for r in records)):
-            hidden |= table.hidden_for(viewer, after)
+            hidden |= table.veiled.hidden(seat, after)
         state = match.state
         rec = records[-1] if records else None
         undone = None
@@ -222,10 +223,8 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
                             state) if rec else "",
             "actions": [],
         }
-        if hidden:
-            names = table.card_names()
-            for k in ("view", "last_play", "undone", "ruling"):
-                shown[k] = veil.veil(shown[k], hidden, names)
+        for k in ("view", "last_play", "undone", "ruling"):
+            shown[k] = table.veiled.veil(shown[k], seat, hidden)
         return shown
 
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion import naming, veil, words
+from companion import naming, words
 from companion.engine import Event, Match, Rules
 from companion.errors import (
     CompanionError,
@@ -38,10 +38,10 @@ from companion.errors import (
     StaleVersion,
     UnknownCard,
 )
-from companion.replay import states_after
 from companion.runs import RunBook
 from web import piles
 from web.store import EventStore, Record, ScanKey, StoredTable
+from web.veiled import StandIns
 
 log = logging.getLogger(__name__)
 
@@ -83,10 +83,6 @@ class Viewer:
 PUBLIC = Viewer("public")
 HOST = Viewer("host")
 
-# The parts of a snapshot that may name a card: veiled for every viewer who is not a
-# stand-in's owner or the referee (C-7 rev. 3, ``companion.veil``).
-VEILED = ("view", "last_play", "history", "undone", "refused")
-
 
 def seat_of(viewer: Viewer) -> int | None:
     """The engine's word for a viewer: 0 the referee, n a seat, ``None`` anyone else."""
@@ -121,9 +117,10 @@ class Table:
         # Set when other processes share the store (PostgreSQL): seat tokens are read from
         # it, since a seat re-issued elsewhere must stop (and start) working here at once.
         self.shared_store: EventStore | None = None
-        # C-7 rev. 3: every serial that stood in for a tap so far, with the seats that
-        # owned it (``stood_in``); ``None`` until first read, then kept up to date.
-        self._stood: dict[str, set[int | None]] | None = None
+        # C-7 rev. 3: the serials that stood in for a tap, veiled for all but their owner.
+        self.veiled = StandIns(rules, match.setup,
+                               lambda: ((r.kind, r.body) for r in self.records),
+                               lambda: self.match.state)
 
     # -- identity ---------------------------------------------------------------------
     @property
@@ -183,7 +180,7 @@ class Table:
                     raise RuntimeError(f"table {self.id}: record {rec.seq} after "
                                        f"{self.version}; the log has a gap")
                 if rec.kind == "event":
-                    self._note_stand_ins(self.match.apply(rec.body))
+                    self.veiled.note(self.match.apply(rec.body))
                 elif rec.kind == "undo":
                     voids = set(rec.body.get("voids", []))
                     group = [r for r in self.records if r.seq in voids]
@@ -330,12 +327,8 @@ class Table:
             "next_table": self._next_for(viewer),
             "now": time.time(),
         }
-        hidden = self.hidden_for(viewer)
-        if hidden:  # C-7 rev. 3: a stand-in's serial is its owner's and the referee's
-            names = self.card_names()
-            for k in VEILED:
-                out[k] = veil.veil(out[k], hidden, names)
-            out["actions"] = veil.veil_actions(actions, hidden, self.card_faces(), names)
+        # C-7 rev. 3: a stand-in's serial is its owner's and the referee's only.
+        self.veiled.snapshot(out, actions, seat_of(viewer))
         if viewer.role == "host":
             # The newest records only: this goes out on every change (GET .../log has all).
             out["log"] = self.log_json()[-LOG_IN_SNAPSHOT:]
@@ -344,59 +337,11 @@ class Table:
             out["can_undo"] = self._undo_group_text()
         return out
 
-    def hidden_for(self, viewer: Viewer, state: Any = None) -> frozenset[str]:
-        """The stand-ins' serials ``viewer`` may not read: those of other seats' taps, and
-        all of them but for the referee (C-7 rev. 3); in ``state``, or by default any
-        that stood in for a tap so far in this game (``stood_in``)."""
-        if state is not None:
-            return veil.hidden_from(self.rules.stand_ins(state), seat_of(viewer))
-        return veil.hidden_ever(self.stood_in(), seat_of(viewer))
-
     def veil_for(self, value: Any, viewer: Viewer) -> Any:
         """``value`` (JSON-like, or a refusal's text) as ``viewer`` may read it: the serials
-        of other seats' stand-ins veiled (C-7 rev. 3, ``companion.veil``)."""
-        hidden = self.hidden_for(viewer)
-        return veil.veil(value, hidden, self.card_names()) if hidden else value
-
-    def stood_in(self) -> dict[str, set[int | None]]:
-        """Every serial that stood in for a tap at any version of this table, with the
-        seats that owned it: found once by replaying the log, then noted as plays come."""
-        with self.lock:
-            if self._stood is None:
-                self._stood = {}
-                self._note_stand_ins(self.match.initial)
-                try:
-                    for state in states_after(Match(self.rules, self.match.setup),
-                                              ((r.kind, r.body) for r in self.records)):
-                        self._note_stand_ins(state)
-                except CompanionError:  # a log the rules no longer replay: what is now
-                    log.exception("could not replay table %s for its stand-ins", self.id)
-                    self._note_stand_ins(self.match.state)
-            return self._stood
-
-    def _note_stand_ins(self, state: Any) -> None:
-        if self._stood is not None:
-            for serial, owner in self.rules.stand_ins(state).items():
-                self._stood.setdefault(serial, set()).add(owner)
-
-    def card_names(self) -> dict[str, str]:
-        """Serial -> the printed name, for a text that named a veiled serial."""
-        return {s: f.name for s, f in self.match.setup.cards.items()}
-
-    def card_faces(self) -> dict[str, str]:
-        """Serial -> face id, for a veiled serial's stand-in name in actions."""
-        return {s: f.id for s, f in self.match.setup.cards.items()}
-
-    def unveiled(self, event: Mapping[str, Any], viewer: Viewer) -> Mapping[str, Any]:
-        """``event`` with the stand-in names this viewer's actions carried for veiled
-        serials (``veil.veil_actions``) turned back into those serials."""
-        if viewer.role != "seat" or not any(
-                veil.ALIAS in x for v in event.values()
-                for x in (v if isinstance(v, list) else [v]) if isinstance(x, str)):
-            return event
-        hidden = self.hidden_for(viewer)
-        acts = self.rules.actions(self.match.state, viewer.seat) if hidden else []
-        return veil.unveil(event, veil.aliases(acts, hidden, self.card_faces()))
+        of other seats' stand-ins veiled (C-7 rev. 3, ``web.veiled``)."""
+        with self.lock:  # the stand-ins change with the plays
+            return self.veiled.veil(value, seat_of(viewer))
 
     def _refusal_for(self, viewer: Viewer) -> dict[str, Any] | None:
         """The latest refusal if no play was accepted since: the referee reads all of it (and
@@ -539,19 +484,20 @@ class Table:
         """
         with self.lock:
             self._check_version(version)
-            event = self.unveiled(event, viewer)
+            if viewer.role == "seat" and viewer.seat is not None:  # stand-in names back
+                event = self.veiled.unveil(event, viewer.seat, self.match.state)
             n0 = self.match.version
             try:
                 self._apply_rules(event)
             except CompanionError as exc:
                 self._note_refusal(event, viewer, exc)
                 raise
-            self._note_stand_ins(self.match.state)
+            self.veiled.note(self.match.state)
             public = [self._public_ruling()]
             try:  # Match.settle, one chance event at a time to word each publicly (C-4)
                 rng = random.SystemRandom()
                 while (chance := self.rules.chance(self.match.state, rng)) is not None:
-                    self._note_stand_ins(self.match.apply(chance))
+                    self.veiled.note(self.match.apply(chance))
                     public.append(self._public_ruling())
             except CompanionError as exc:
                 log.error("chance of %s failed after %r: %s", self.game, event, exc)
