@@ -34,7 +34,15 @@ from web.guard import (
 )
 from web.resources import services
 from web.store import LIST_PAGE, StorageUnavailable
-from web.tables import HOST, Refused, Table, Viewer, check_own_zone, event_from_body
+from web.tables import (
+    HOST,
+    PUBLIC,
+    Refused,
+    Table,
+    Viewer,
+    check_own_zone,
+    event_from_body,
+)
 
 log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -82,8 +90,10 @@ def refusal(exc: errors.CompanionError, table: Table | None = None,
     id for the page's "why?"."""
     if viewer is not None and viewer.role == "host":
         text = str(exc)
+    elif table is not None:  # C-7 rev. 3: never another seat's stand-in by serial
+        text = table.veil_for(table.plain(exc.plain), viewer or PUBLIC)
     else:
-        text = table.plain(exc.plain) if table is not None else exc.plain
+        text = exc.plain
     body: dict[str, Any] = {"error": text, "code": exc.code}
     if exc.rule:
         body["rule"] = exc.rule

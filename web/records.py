@@ -24,7 +24,7 @@ from companion import words
 from companion.engine import Match
 from companion.replay import states_after
 from web.store import Record
-from web.table import HOST, Table, Viewer
+from web.table import HOST, Table, Viewer, seat_of
 
 FORMAT = "table-companion-record/1"
 CSV_FIELDS = ("seq", "time", "kind", "who", "ruling", "undone")
@@ -141,6 +141,11 @@ def record_of(table: Table, viewer: Viewer, runs: list[dict[str, Any]] | None = 
             finished_at = (finished_at or rec.time) if after.finished else None
         final = _view(table, state, viewer)
         winners = list(state.winners)
+        # C-7 rev. 3: a serial that stood in for a tap at any step, not this viewer's own.
+        seat = seat_of(viewer)
+        hidden = frozenset().union(table.veiled.hidden(seat, table.match.initial),
+                                   *(table.veiled.hidden(seat, after) for _, after, _ in steps))
+        events = table.veiled.veil(events, seat, hidden)
         started = next((r.time for r in table.records if r.who != "companion"), None)
         return {
             "format": FORMAT,
@@ -205,14 +210,18 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
         step = max(0, min(step, total))
         match = Match(table.rules, table.match.setup)
         records = table.records[:step]
-        for _ in states_after(match, ((r.kind, r.body) for r in records)):
-            pass
+        # C-7 rev. 3: the serials that stood in for a tap at any step so far, not this
+        # viewer's own, are veiled in everything the step shows.
+        seat = seat_of(viewer)
+        hidden = table.veiled.hidden(seat, match.state)
+        for after in states_after(match, ((r.kind, r.body) for r in records)):
+            hidden |= table.veiled.hidden(seat, after)
         state = match.state
         rec = records[-1] if records else None
         undone = None
         if rec is not None and rec.kind == "undo":
             undone = table._undone_words(rec, viewer)
-        return {
+        shown = {
             "version": step,
             "steps": total,
             "table": table.id,
@@ -232,6 +241,9 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
                             state) if rec else "",
             "actions": [],
         }
+        for k in ("view", "last_play", "undone", "ruling"):
+            shown[k] = table.veiled.veil(shown[k], seat, hidden)
+        return shown
 
 
 def summary(table: Table, archived: bool = False) -> dict[str, Any]:

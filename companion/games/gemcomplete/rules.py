@@ -451,6 +451,10 @@ class GemCompleteRules(Rules[GemState]):
             "turns": float(state.turn_number),
         }
 
+    def stand_ins(self, state: GemState) -> Mapping[str, int | None]:
+        """C-7 rev. 3: the copies recorded for taps (``standins.py``), each its deck's seat."""
+        return {c: state.owner.get(c) for c in state.stand_ins}
+
     # ----------------------------------------------------------------- random play
 
     def random_play(self, state: GemState, rng: random.Random) -> Event | None:

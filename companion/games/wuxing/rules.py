@@ -576,6 +576,18 @@ class WuXingRules(Rules[WuXingState]):
             "tiebreaks": float(state.tiebreaks),
         }
 
+    def stand_ins(self, state: WuXingState) -> Mapping[str, int | None]:
+        """C-7 rev. 3: the copies recorded for taps and not scanned since (``standins``),
+        each with the seat whose deck or place holds it or who showed it (``None``: the
+        pot, the Void, the Universe deck or the unseen cards, no seat's own)."""
+        shown = dict((c, s) for s, c in (*state.revealed, *state.duel_cards))
+        out: dict[str, int | None] = {}
+        for c in state.stand_ins:
+            if c not in state.pinned:
+                kind, _, n = state.places[c].partition(":")
+                out[c] = int(n) if kind in ("deck", "table") and n.isdigit() else shown.get(c)
+        return out
+
     # -- simulation --------------------------------------------------------------------------
 
     def random_play(self, state: WuXingState, rng: random.Random) -> Event | None:
