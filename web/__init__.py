@@ -128,14 +128,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.wsgi_app = ClientAddress(  # type: ignore[method-assign]
         app.wsgi_app, int(app.config["PROXY_HOPS"]), app.config["PROXY_FROM"])
 
-    from web import api, camhealth, history, pages, photos, rules
+    from web import api, camroutes, history, pages, photos, rules
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(photos.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(rules.bp)
-    app.register_blueprint(camhealth.bp)
+    app.register_blueprint(camroutes.bp)
     api.register_error_handlers(app)
     api.register_guards(app)
     return app

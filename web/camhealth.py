@@ -23,17 +23,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify
+from flask import Flask
 
 from companion import names
 from companion.errors import CompanionError
 from companion.zones import parse_zone
-from web.broker import CAMERA
-from web.guard import RateLimit, takes_body
-from web.resources import services
+from web.guard import RateLimit
 from web.table import Refused, Viewer
-
-bp = Blueprint("camera_health", __name__, url_prefix="/api")
 
 MAX_BODY = 4096  # bytes: a heartbeat is a few hundred
 RATE = 5  # heartbeats a second per table (the camera sends one)
@@ -181,42 +177,3 @@ def parse_beat(data: Any, players: int) -> dict[str, Any]:
     said = tuple(_text(p, f"problems[{i}]", MAX_PROBLEM) for i, p in enumerate(problems))
     return {"fps": round(float(fps), 1), "mat": data["mat"], "cards": cards,
             "problems": said, "last": _last(data.get("last"), players)}
-
-
-# -- the endpoints -----------------------------------------------------------------------
-@bp.post("/tables/<table_id>/camera")
-@takes_body(MAX_BODY)
-def heartbeat(table_id: str) -> Response:
-    from web.api import body, refusal, table_and_viewer
-
-    table, viewer = table_and_viewer(table_id, allow=("camera",), need_token=True)
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    cams = health(app)
-    wait = cams.rate.hit(table.id)
-    if wait:
-        resp = jsonify({"error": f"at most {RATE} heartbeats a second; the camera sends one "
-                                 "a second", "code": "too_many_requests"})
-        resp.status_code = 429
-        resp.headers["Retry-After"] = str(max(1, math.ceil(wait)))
-        return resp
-    try:
-        fields = parse_beat(body(), len(table.players))
-    except CompanionError as exc:
-        return refusal(exc, table, viewer)
-    cams.record(table.id, fields)
-    services(app).broker.publish(table.id, CAMERA)  # the referee's page and the big screen
-    return Response(status=204)
-
-
-@bp.get("/tables/<table_id>/camera")
-def camera_state(table_id: str) -> Response:
-    """The latest heartbeat as this token may read it; ``{"on": false, "seen": false}``
-    when no camera has sent one since the server started."""
-    from web.api import table_and_viewer
-
-    table, viewer = table_and_viewer(table_id)
-    beat = health(current_app._get_current_object()).latest(  # type: ignore[attr-defined]
-        table.id)
-    if beat is None:
-        return jsonify({"on": False, "seen": False})
-    return jsonify({**beat.seen_by(viewer), "seen": True})

@@ -20,15 +20,34 @@ play (C-9): the referee page offers no override for it, and the API refuses one
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import threading
+from typing import Any, Protocol
 
 from companion import words
+from companion.engine import Match, Rules
 from companion.errors import CompanionError
+from companion.runs import PrintedCard, RunBook
 from companion.zones import never_overridden, pile_zone
+from web.refusal import Refused
 
-if TYPE_CHECKING:
-    from companion.runs import PrintedCard
-    from web.table import Table
+
+class Table(Protocol):
+    """What of a ``web.table.Table`` this module reads (a protocol, so that ``web.table``,
+    which calls it, is not imported back: no import circles)."""
+
+    game: str
+    lock: threading.RLock
+    rules: Rules[Any]
+    match: Match[Any]
+    book: RunBook
+
+    @property
+    def players(self) -> list[str]: ...
+
+    @property
+    def version(self) -> int: ...
+
+    def resolve_card(self, text: str) -> str: ...
 
 RULING = "C-9"
 
@@ -74,8 +93,6 @@ def refuse_override(table: Table, card: Any) -> None:
     """Raise ``Refused`` (409 ``in_a_pile``, ruling C-9) for an override of a scan of a card
     the companion knows lies in the pot or a discard pile; the referee's alone, so the
     words may say where it lies."""
-    from web.table import Refused
-
     serial = _serial(table, card)
     place = place_of(table, serial) if serial is not None else None
     if serial is None or place is None or not never_overridden(table.game, place):

@@ -40,6 +40,7 @@ from companion.errors import (
 )
 from companion.runs import RunBook
 from web import piles
+from web.refusal import Refused as Refused
 from web.store import EventStore, Record, ScanKey, StoredTable
 from web.veiled import StandIns
 
@@ -53,15 +54,6 @@ MAX_RUN_ID = 16
 SEAT_FIELDS = ("seat", "winner", "loser", "target", "target2")
 # A table nobody has changed for this long may be deleted by its host while unfinished.
 ABANDONED_AFTER = 6 * 3600
-
-
-class Refused(CompanionError):
-    """A request the web layer refuses before the rules see it (auth, seat, table)."""
-
-    def __init__(self, message: str, *, code: str, status: int) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status
 
 
 @dataclass(frozen=True)

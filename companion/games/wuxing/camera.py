@@ -14,18 +14,32 @@ recorded as sent; replay takes the same seat (the choice depends only on the sta
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import NoReturn, Protocol
 
 from companion.engine import UNKNOWN, VOID, Event, Said, require
 from companion.errors import CardNotAvailable, GameOver, IllegalPlay, MalformedEvent, OutOfTurn
 from companion.games.wuxing import view
 from companion.games.wuxing.state import FEED, PURGE, WuXingState, successor
 
-if TYPE_CHECKING:
-    from companion.games.wuxing.rules import WuXingRules
+
+class _Rules(Protocol):
+    """The parts of ``WuXingRules`` this module calls (a protocol, so that ``rules``, which
+    calls this module, is not imported back: no import circles)."""
+
+    @staticmethod
+    def _sender(state: WuXingState, event: Event) -> int | None: ...
+
+    def _card(self, state: WuXingState, raw: str, seat: int | None) -> str: ...
+
+    def _scan(self, state: WuXingState, event: Event) -> WuXingState: ...
+
+    def _refuse_seat(self, state: WuXingState, seat: int, raw: str) -> NoReturn: ...
+
+    @staticmethod
+    def _where(state: WuXingState, serial: str) -> str: ...
 
 
-def straight(rules: WuXingRules, state: WuXingState, event: Event, zone: str) -> WuXingState:
+def straight(rules: _Rules, state: WuXingState, event: Event, zone: str) -> WuXingState:
     """The next state for a scan in ``zone`` (``void`` or ``universe``, the pot pile, in a
     Dragon round); raises ``MalformedEvent``, ``GameOver``, ``OutOfTurn``, ``IllegalPlay``,
     ``CardNotAvailable`` or what a scan at the seat raises, and changes nothing."""
