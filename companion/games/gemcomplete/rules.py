@@ -173,18 +173,19 @@ class GemCompleteRules(Rules[GemState]):
     def apply(self, state: GemState, event: Event) -> GemState:
         kind = event_type(event)
         if state.finished:
-            raise GameOver(f"the game is over; {kind!r} refused", rule="GC-5")
+            raise GameOver("the game is over; nothing more is played", rule="GC-5")
         if kind == "first_player":
             return rule.first_player(state, require(event, "value", int))
         if kind not in self.event_fields:
             raise MalformedEvent(f"Gem Complete has no event type {kind!r}")
         if state.turn is None:
-            raise IllegalPlay(f"{kind!r} refused: the starting player is not drawn yet",
+            raise IllegalPlay("the starting player is not drawn yet: nothing is played before",
                               rule="GC-3")
         waiting = owing(state)
         if waiting and not (kind == "scan" and self._shows(event, waiting)):
             # C-6: the cards just put face up are shown first; nothing else is accepted.
-            raise IllegalPlay(f"{kind!r} waits: {words.prompt(state)[0]}", rule="C-6")
+            raise IllegalPlay(f"first the cards just turned face up: {words.prompt(state)[0]}",
+                              rule="C-6")
         new = self._scan(state, event) if kind == "scan" else self._act(state, kind, event)
         return evolve(new, adjudicated=new.adjudicated + 1)
 
@@ -261,9 +262,9 @@ class GemCompleteRules(Rules[GemState]):
     def _effect(self, state: GemState, seat: int, kind: str, event: Event) -> GemState:
         # Who acts and when is checked before anything about the cards named (C-7).
         if state.step in ("reveal", "choose"):
-            raise IllegalPlay(f"{kind!r} refused: finish the Complete Declaration first",
+            raise IllegalPlay(f"a {kind} effect waits: finish the Complete Declaration first",
                               rule="GC-4")
-        rule.check_current(state, seat, f"enter a {kind!r} effect", ("recovery", "main"))
+        rule.check_current(state, seat, f"enter a {kind} effect", ("recovery", "main"))
         target = self._sender(event, "target")
         if kind == "return":
             to = event.get("to", "hand")

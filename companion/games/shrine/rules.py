@@ -292,7 +292,7 @@ class ShrineRules(Rules[ShrineState]):
     def _lot_draw(self, state: ShrineState, serial: str, zone: str, override: bool,
                   by: int | None) -> ShrineState:
         if zone != LOT:
-            raise IllegalPlay(f"the lot's cards are shown in the 'lot' zone, not {zone!r}",
+            raise IllegalPlay(f"the lot's cards are shown in 'lot', not {zone!r}",
                               rule="SK-3")
         state, source = self._take(state, serial, override, LOT)
         lot = (*state.lot, serial)
