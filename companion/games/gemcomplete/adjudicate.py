@@ -120,7 +120,8 @@ def next_step(state: GemState, seat: int) -> GemState:
     if state.step == "declaration":
         return evolve(state, step="recovery", last_play=Play("step", "recovery", "GC-3", seat),
                       ruling=f"{name} makes no Complete Declaration. Recovery Step: enter "
-                             "card effects, if any (GC-3).")
+                             "the effects a card on the table says happen now, if any "
+                             "(GC-3).")
     if state.step == "recovery":
         new = draw(state, seat, 1, f"Draw Step: {name} draws 1 card", seat, "GC-3")
         if new.finished:
@@ -171,8 +172,10 @@ def proposed_effects(state: GemState, seat: int, face: CardFace) -> tuple[dict[s
 
 
 def play_card(state: GemState, seat: int, card: str | None) -> GemState:
-    """A non-Gem card from hand to the discard pile; its effects are proposed (GC-3)."""
-    check_current(state, seat, "play a card", ("recovery", "main"))
+    """A non-Gem card from hand to the discard pile; its effects are proposed (GC-3).
+    Cards are played only in the Main Phase, where the seed lists playing cards (GC-3
+    rev. 3)."""
+    check_current(state, seat, "play a card", ("main",))
     side = state.side(seat)
     if side.hand_count < 1:
         raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GC-3")
@@ -513,8 +516,11 @@ def proposal(state: GemState) -> dict[str, Any] | None:
     e = state.pending[0]
     event: dict[str, Any] = {"type": e["type"], "seat": state.turn, "target": e["target"]}
     if e["type"] == "return":
+        # The played card is not among its own cards to return (GC-3 rev. 3: Restore
+        # never proposes shuffling itself back).
         pile = [c for c in state.side(int(e["target"])).discard
-                if e.get("kind") != "gem" or is_gem(state.cards[c])]
+                if (e.get("kind") != "gem" or is_gem(state.cards[c]))
+                and c != state.pending_card]
         if not pile:
             return None
         event.update(cards=pile[-int(e.get("count", 1)):], to=e.get("to", "hand"))

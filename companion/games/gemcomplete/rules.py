@@ -36,7 +36,9 @@ face id such as ``a-ore-cart``, for which the engine picks a copy the zone can h
   cards from ``t``'s discard pile to hand or shuffled into the deck.
 
 Effects come only from the current player, in the Recovery Step or the Main Phase (GC-3
-rev. 2). Every deck count that reaches 0 ends the game at once: that player loses (GC-5).
+rev. 2); cards are played only in the Main Phase, and the Recovery Step takes only what a
+card on the table says happens then, entered by hand (GC-3 rev. 3). Every deck count
+that reaches 0 ends the game at once: that player loses (GC-5).
 A seat names only its own cards or cards both players see; any other card gets one and the
 same refusal (C-7). The decisions are in ``adjudicate.py``, the views and words in
 ``view.py``.
@@ -221,7 +223,7 @@ class GemCompleteRules(Rules[GemState]):
         # Who acts and when first (GC-3), then which card: the answer to a seat that may not
         # act never depends on the card named.
         if z.kind == "seat":
-            rule.check_current(state, seat, "play a card", ("recovery", "main"))
+            rule.check_current(state, seat, "play a card", ("main",))
             state, card, tap = self._card(state, typed, seat, by)
             return _noted(rule.play_card(state, seat, card), [card], [tap])
         if state.step == "reveal":
@@ -338,7 +340,8 @@ class GemCompleteRules(Rules[GemState]):
         unseen copy (standins.py)."""
         card = self._pick(state, typed, sorted(may_hold(state, seat) - avoid), actor)
         if self._tap(state, typed):
-            return state, card, True
+            return standins.loose(state, seat, card), card, True
+        state = standins.unloose(state, card)
         return standins.to_unseen(state, seat, card, actor), card, False
 
     def _reveal(self, state: GemState, seat: int, typed: list[str],

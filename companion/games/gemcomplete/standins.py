@@ -20,12 +20,38 @@ gets the one refusal that names nothing (C-7), so nothing hidden is learnt.
 from __future__ import annotations
 
 from companion.engine import evolve
-from companion.games.gemcomplete.state import GemState, LocusCard, Side
+from companion.games.gemcomplete.state import (
+    GemState,
+    LocusCard,
+    Side,
+    recorded_loose,
+    rename,
+)
 
 
 def mark(state: GemState, serials: list[str]) -> GemState:
     """``serials`` were recorded by a tap: stand-ins while they lie in a known place."""
     return _tidy(evolve(state, stand_ins=state.stand_ins | frozenset(serials)))
+
+
+def loose(state: GemState, seat: int, serial: str) -> GemState:
+    """A tap for ``seat`` not bound yet recorded ``serial``: a copy of that face from a free
+    deck, which binds nothing (C-10 rev. 3)."""
+    if state.side(seat).deck_id:
+        return state
+    return evolve(state, loose=state.loose | {serial}, stand_ins=state.stand_ins | {serial})
+
+
+def unloose(state: GemState, serial: str) -> GemState:
+    """Before ``serial`` is shown by its serial: if a tap of an unbound seat recorded it, the
+    tap is recorded as another free copy of the same face (C-10 rev. 3), so the card shown
+    is where it is shown. Unchanged if no such copy is left (the caller refuses)."""
+    if serial not in recorded_loose(state):
+        return state
+    name = state.cards[serial].name
+    free = frozenset().union(*(p.serials for p in state.free)) - recorded_loose(state)
+    copies = sorted(c for c in free if c != serial and state.cards[c].name == name)
+    return rename(state, serial, copies[0], keep=True) if copies else state
 
 
 def seen(state: GemState, serials: list[str]) -> GemState:
