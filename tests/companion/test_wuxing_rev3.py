@@ -30,3 +30,17 @@ def test_wx8_rev3_a_won_card_on_top_names_the_likely_cause_and_one_tap_overrides
     assert not faults(said), faults(said)
     t.scan(u, "seat:1", override=True)
     assert t.s.places[u] == "table:1" and "Referee override" in t.s.ruling
+
+
+def test_wx9_rev3_a_played_dragon_wins_the_dragons_a_draw_left_in_the_pot() -> None:
+    """WX-9 rev. 3: the seed's played Dragon "absorbs all the other Element cards from the
+    Universe Pot unless it is a draw or there is a Destructive Star"; Dragons left in the
+    pot by a Dragon draw (WX-7.3) are won with it too. Five players: two printed decks,
+    four Dragons."""
+    t = started(5)
+    _, d1, d2 = t.challenge("earth", "dragon", "dragon")  # Ana v Bo: a draw, both in the pot
+    assert t.s.pot[-2:] == (d1, d2)
+    u, d3, cy = t.challenge("metal", "dragon", "water")  # Bo v Cy: Bo's Dragon
+    assert t.s.places[d3] == "void"
+    assert {t.s.places[c] for c in (d1, d2, u, cy)} == {"deck:2"}
+    assert t.s.pot == ()
