@@ -49,7 +49,7 @@ range, usable], effects), ``board`` (``view.board_view``: tiles with their marks
 colours, stairs, arrows, legend, quadrants, pawns, reachable), ``start``, ``end``, ``turn``,
 ``turn_no``, ``actions_left`` (movement, attack, skill), ``roll``, ``two_dice``,
 ``move_bonus``, ``move_options`` (step counts allowed), ``reachable`` ([{tile, to, stairs}]
-for the player whose turn it is), ``showdown``, ``double_range``, ``sharpened``,
+for the player whose turn it is), ``showdown``, ``double_range``, ``sharpened``, ``blunted``,
 ``boosted``, ``piles`` (counts per pile and discard pile), ``pending`` (what the table
 waits for), ``order_rolls``, ``pick_order``, ``prompt``, ``ruling`` (plain words, C-8),
 ``rule`` (its ruling id), ``finished``, ``winners``. ``referee_view`` adds ``places``

@@ -181,6 +181,7 @@ def view(s: MountainsState, seat: int | None) -> JSONDict:
         "showdown": s.showdown,
         "double_range": s.double_range or None,
         "sharpened": s.sharpened,
+        "blunted": s.blunted,  # MR-1 rev. 3
         "boosted": s.boosted or None,
         "piles": piles,
         "pending": [{"kind": p.kind, "seat": p.seat, "deck": p.deck or None,
