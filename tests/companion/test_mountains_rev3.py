@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -12,6 +13,7 @@ from companion.errors import IllegalPlay
 from companion.games.mountains import RULES, MountainsState, load_board, reachable
 from companion.games.mountains.marks import MARKS
 from companion.games.mountains.state import reachable_moves
+from companion.simulate import play_random
 from companion.words import faults
 
 
@@ -133,3 +135,14 @@ def test_mr12_rev3_a_two_player_game_rolls_two_dice_from_the_first_turn() -> Non
     assert m.state.showdown and m.state.turn_no == 1
     view = RULES.view(m.state, 1)
     assert "two dice" in view["prompt"].lower() or "2 dice" in view["prompt"].lower()
+
+
+def test_mr1_rev3_the_simulations_count_the_new_tiles() -> None:
+    """``companion simulate`` reports how often the sharpen, blunt and armoury tiles act."""
+    seen = {"sharpen_tiles": 0.0, "blunt_tiles": 0.0, "armoury_tiles": 0.0}
+    for seed in range(12):
+        out = play_random("mountains", 3, random.Random(seed))
+        stats = out.match.rules.stats(out.match.state)
+        for key in seen:
+            seen[key] += stats[key]
+    assert all(n > 0 for n in seen.values()), seen

@@ -454,6 +454,8 @@ def _on_stairs(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
 def _activate(s: MountainsState, seat: int, tile: str) -> tuple[MountainsState, str]:
     """The tile a movement step ends on acts (MR-6)."""
     t = s.board.tile(tile)
+    if t.kind in ("sharpen", "blunt", "armoury"):
+        s = bump(s, f"{t.kind}_tiles")  # for the simulations' figures (MR-1 rev. 2, rev. 3)
     if t.kind in ("sharpen", "blunt"):
         # MR-1 rev. 2: +1 damage on this turn's attack; rev. 3, its mirror: -1 (never below
         # 0). Nothing if the attack was already made.

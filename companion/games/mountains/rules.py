@@ -204,6 +204,10 @@ class MountainsRules(Rules[MountainsState]):
             "turns": float(state.turn_no),
             "hp_lost": float(c.get("hp_lost", 0)),
             "cards_drawn": float(c.get("draws", 0)),
+            # MR-1 rev. 2 and rev. 3: how often the edge tiles act in a game.
+            "sharpen_tiles": float(c.get("sharpen_tiles", 0)),
+            "blunt_tiles": float(c.get("blunt_tiles", 0)),
+            "armoury_tiles": float(c.get("armoury_tiles", 0)),
         }
 
 
