@@ -361,7 +361,9 @@ class GemCompleteRules(Rules[GemState]):
             if not tap and slot is not None:
                 state = standins.to_place(state, seat, card, slot, actor)
             elif not tap:
-                state = standins.to_unseen(state, seat, card, actor)
+                state = standins.to_unseen(standins.unloose(state, card), seat, card, actor)
+            elif slot is None:
+                state = standins.loose(state, seat, card)  # binds nothing (C-10 rev. 3)
             cards.append(card)
             taps.append(None if tap and slot is not None else tap)
         return _noted(rule.reveal(state, seat, cards, actor), cards, taps)
@@ -386,6 +388,8 @@ class GemCompleteRules(Rules[GemState]):
                 face = state.cards[card].id
                 rest = [c for c in side.discard if c != card and state.cards[c].id == face]
                 state = standins.mark(state, rest)
+            elif tap:
+                state = standins.loose(state, seat, card)  # binds nothing (C-10 rev. 3)
             elif not tap and card not in side.discard:
                 # The stand-in nearest the top of the pile gives way to the card shown.
                 there = [c for c in reversed(side.discard) if c in state.stand_ins
