@@ -134,3 +134,25 @@ def test_refusals_name_cards_in_words_not_in_a_programs_lists_or_names() -> None
     err = refused(m, {"type": "return", "seat": 1, "target": 1, "cards": tremor, "to": "hand"})
     assert "[" not in said(m, err) and not faults(said(m, err)), said(m, err)
     assert "Tremor and Tremor" in said(m, err)
+
+
+def test_c10_rev3_a_list_by_serial_and_by_face_resolves_the_serials_first() -> None:
+    """C-10 rev. 3: "Tunnel" tapped and a Tunnel scanned in one list are two Tunnels, in
+    either order; the same face twice is two copies; a serial twice is refused."""
+    m = game(1)
+    to_main(m, 1)
+    tunnels = copies(m, "a-tunnel")
+    m.apply({"type": "crush", "seat": 1, "target": 1, "count": 2,
+             "cards": ["a-tunnel", tunnels[0]]})
+    side = m.state.side(1)
+    assert side.deck_id == "deck-a" and sorted(side.discard) == tunnels
+    assert not m.state.loose and m.state.stand_ins == {tunnels[1]}
+    m = game(1)
+    to_main(m, 1)
+    m.apply({"type": "crush", "seat": 1, "target": 1, "count": 2,
+             "cards": ["a-ruby", "a-ruby"]})
+    assert [m.state.cards[c].id for c in m.state.side(1).discard] == ["a-ruby", "a-ruby"]
+    assert len(set(m.state.side(1).discard)) == 2
+    err = refused(m, {"type": "crush", "seat": 1, "target": 1, "count": 2,
+                      "cards": [copies(m, "a-tremor")[0]] * 2})
+    assert not faults(said(m, err)), said(m, err)

@@ -81,6 +81,7 @@ from companion.games.gemcomplete.state import (
     other,
     owing,
 )
+from companion.words import quoted
 from companion.zones import parse_zone
 
 _EFFECT_FIELDS = {"seat", "target", "count", "cards"}
@@ -282,17 +283,22 @@ class GemCompleteRules(Rules[GemState]):
         if source not in ("hand", "deck"):
             raise MalformedEvent(f"'from' must be 'hand' or 'deck', got {source!r}")
         typed = self._typed(event, required=False) if kind != "draw" else []
-        if len(typed) > count or len(set(typed)) != len(typed):
-            raise MalformedEvent(f"{typed!r}: at most {count} different cards")
-        picked: list[str] = []
-        tapped: list[bool | None] = []
+        refs = [str(r) for r in (card_ref(state.cards, t) for t in typed) if r in state.cards]
+        if len(typed) > count or len(set(refs)) != len(refs):
+            # A face may be named twice (two copies, C-10 rev. 3); a serial only once.
+            raise MalformedEvent(f"{quoted(typed)}: at most {count} different cards")
+        # C-10 rev. 3: the serials first; each face then stands for a copy not named
+        # otherwise in the same event.
+        chosen: dict[int, tuple[str, bool]] = {}
         named = self._named(state, typed)
-        for t in typed:
-            state, card, tap = self._card(state, t, target, seat, named | set(picked))
-            picked.append(card)
-            tapped.append(tap)
+        for i in sorted(range(len(typed)), key=lambda i: self._tap(state, typed[i])):
+            avoid = named | {c for c, _ in chosen.values()}
+            state, card, tap = self._card(state, typed[i], target, seat, avoid)
+            chosen[i] = (card, tap)
+        picked = [chosen[i][0] for i in range(len(typed))]
+        tapped: list[bool | None] = [chosen[i][1] for i in range(len(typed))]
         if len(set(picked)) != len(picked):
-            raise MalformedEvent(f"{typed!r}: at most {count} different cards")
+            raise MalformedEvent(f"{quoted(typed)}: at most {count} different cards")
         done = rule.effect(state, seat, kind, target, count, picked, str(source), "")
         return _noted(done, picked, tapped)
 
@@ -342,7 +348,7 @@ class GemCompleteRules(Rules[GemState]):
         if self._tap(state, typed):
             return standins.loose(state, seat, card), card, True
         state = standins.unloose(state, card)
-        return standins.to_unseen(state, seat, card, actor), card, False
+        return standins.to_unseen(state, seat, card, actor, frozenset(avoid)), card, False
 
     def _reveal(self, state: GemState, seat: int, typed: list[str],
                 actor: int | None) -> GemState:
