@@ -93,7 +93,7 @@ def test_gn2_rev2_seat_1_may_play_deck_b_bound_by_the_first_card_shown() -> None
     to_main(m, 1)
     tiles = next(a for a in RULES.actions(m.state, 1) if a["type"] == "set")["fields"][0]
     assert {t["group"] for t in tiles["faces"]} == {"Deck A", "Deck B"}
-    m.apply({"type": "set", "seat": 1, "card": "b-ruby"})  # a private scan of her Ruby
+    m.apply({"type": "set", "seat": 1, "card": copy_of(m, "b-ruby")})  # a private scan
     assert m.state.side(1).deck_id == "deck-b" and m.state.side(2).deck_id == "deck-a"
     assert [s["deck_name"] for s in RULES.view(m.state, 2)["seats"]] == ["Deck B", "Deck A"]
     assert m.state.side(1).locus[0].serial == copy_of(m, "b-ruby")
@@ -127,7 +127,7 @@ def test_gn2_rev2_a_first_card_shown_by_an_effect_binds_too() -> None:
     to_main(m, 1)
     m.apply({"type": "crush", "seat": 1, "target": 2, "count": 1})
     assert not m.state.side(2).deck_id
-    m.apply({"type": "scan", "seat": 2, "card": "a-sift", "zone": "seat:2"})  # C-6
+    m.apply({"type": "scan", "seat": 2, "card": copy_of(m, "a-sift"), "zone": "seat:2"})  # C-6
     assert m.state.side(2).deck_id == "deck-a" and m.state.side(1).deck_id == "deck-b"
     assert m.state.side(2).discard == (copy_of(m, "a-sift"),)
 

@@ -76,7 +76,7 @@ def test_seed_weapon_point_draw_then_the_used_weapon_goes_to_its_discard_pile() 
                                "Bo: set your HP to 9."]
     assert out["undo"] == ["Take the Ember Whip off the weapon discard pile and give it back "
                            "to Ana.", "Bo: set your HP back to 10."]
-    assert out["text"] == ("Ana attacks: Ember Whip hits Bo for 1 (Bo loses 1 HP); used "
+    assert out["text"] == ("Ana attacks: Ember Whip hits Bo for 1; Bo loses 1 HP; used "
                            "weapons go to the weapon discard pile.")
 
 

@@ -41,7 +41,9 @@ face id such as ``a-ore-cart``, for which the engine picks a copy the zone can h
   cards from ``t``'s discard pile to hand or shuffled into the deck.
 
 Effects come only from the current player, in the Recovery Step or the Main Phase (GC-3
-rev. 2). Every deck count that reaches 0 ends the game at once: that player loses (GC-5).
+rev. 2); cards are played only in the Main Phase, and the Recovery Step takes only what a
+card on the table says happens then, entered by hand (GC-3 rev. 3). Every deck count
+that reaches 0 ends the game at once: that player loses (GC-5).
 A seat names only its own cards or cards both players see; any other card gets one and the
 same refusal (C-7). The decisions are in ``adjudicate.py``, the views and words in
 ``view.py``.
@@ -84,6 +86,7 @@ from companion.games.gemcomplete.state import (
     other,
     owing,
 )
+from companion.words import quoted
 from companion.zones import parse_zone
 
 _EFFECT_FIELDS = {"seat", "target", "count", "cards"}
@@ -178,18 +181,19 @@ class GemCompleteRules(Rules[GemState]):
     def apply(self, state: GemState, event: Event) -> GemState:
         kind = event_type(event)
         if state.finished:
-            raise GameOver(f"the game is over; {kind!r} refused", rule="GC-5")
+            raise GameOver("the game is over; nothing more is played", rule="GC-5")
         if kind == "first_player":
             return rule.first_player(state, require(event, "value", int))
         if kind not in self.event_fields:
             raise MalformedEvent(f"Gem Complete has no event type {kind!r}")
         if state.turn is None:
-            raise IllegalPlay(f"{kind!r} refused: the starting player is not drawn yet",
+            raise IllegalPlay("the starting player is not drawn yet: nothing is played before",
                               rule="GC-3")
         waiting = owing(state)
         if waiting and not (kind == "scan" and self._shows(event, waiting)):
             # C-6: the cards just put face up are shown first; nothing else is accepted.
-            raise IllegalPlay(f"{kind!r} waits: {words.prompt(state)[0]}", rule="C-6")
+            raise IllegalPlay(f"first the cards just turned face up: {words.prompt(state)[0]}",
+                              rule="C-6")
         new = self._scan(state, event) if kind == "scan" else self._act(state, kind, event)
         return evolve(new, adjudicated=new.adjudicated + 1)
 
@@ -232,7 +236,7 @@ class GemCompleteRules(Rules[GemState]):
         # Who acts and when first (GC-3), then which card: the answer to a seat that may not
         # act never depends on the card named.
         if z.kind == "seat":
-            rule.check_current(state, seat, "play a card", ("recovery", "main"))
+            rule.check_current(state, seat, "play a card", ("main",))
             state, card, tap = self._card(state, typed, seat, by)
             return _noted(rule.play_card(state, seat, card), [card], [tap])
         if state.step == "reveal":
@@ -273,9 +277,9 @@ class GemCompleteRules(Rules[GemState]):
     def _effect(self, state: GemState, seat: int, kind: str, event: Event) -> GemState:
         # Who acts and when is checked before anything about the cards named (C-7).
         if state.step in ("reveal", "choose"):
-            raise IllegalPlay(f"{kind!r} refused: finish the Complete Declaration first",
+            raise IllegalPlay(f"a {kind} effect waits: finish the Complete Declaration first",
                               rule="GC-4")
-        rule.check_current(state, seat, f"enter a {kind!r} effect", ("recovery", "main"))
+        rule.check_current(state, seat, f"enter a {kind} effect", ("recovery", "main"))
         target = self._sender(event, "target")
         if kind == "return":
             to = event.get("to", "hand")
@@ -291,17 +295,22 @@ class GemCompleteRules(Rules[GemState]):
         if source not in ("hand", "deck"):
             raise MalformedEvent(f"'from' must be 'hand' or 'deck', got {source!r}")
         typed = self._typed(event, required=False) if kind != "draw" else []
-        if len(typed) > count or len(set(typed)) != len(typed):
-            raise MalformedEvent(f"{typed!r}: at most {count} different cards")
-        picked: list[str] = []
-        tapped: list[bool | None] = []
+        refs = [str(r) for r in (card_ref(state.cards, t) for t in typed) if r in state.cards]
+        if len(typed) > count or len(set(refs)) != len(refs):
+            # A face may be named twice (two copies, C-10 rev. 3); a serial only once.
+            raise MalformedEvent(f"{quoted(typed)}: at most {count} different cards")
+        # C-10 rev. 3: the serials first; each face then stands for a copy not named
+        # otherwise in the same event.
+        chosen: dict[int, tuple[str, bool]] = {}
         named = self._named(state, typed)
-        for t in typed:
-            state, card, tap = self._card(state, t, target, seat, named | set(picked))
-            picked.append(card)
-            tapped.append(tap)
+        for i in sorted(range(len(typed)), key=lambda i: self._tap(state, typed[i])):
+            avoid = named | {c for c, _ in chosen.values()}
+            state, card, tap = self._card(state, typed[i], target, seat, avoid)
+            chosen[i] = (card, tap)
+        picked = [chosen[i][0] for i in range(len(typed))]
+        tapped: list[bool | None] = [chosen[i][1] for i in range(len(typed))]
         if len(set(picked)) != len(picked):
-            raise MalformedEvent(f"{typed!r}: at most {count} different cards")
+            raise MalformedEvent(f"{quoted(typed)}: at most {count} different cards")
         done = rule.effect(state, seat, kind, target, count, picked, str(source), "")
         return _noted(done, picked, tapped)
 
@@ -349,8 +358,9 @@ class GemCompleteRules(Rules[GemState]):
         unseen copy (standins.py)."""
         card = self._pick(state, typed, sorted(may_hold(state, seat) - avoid), actor)
         if self._tap(state, typed):
-            return state, card, True
-        return standins.to_unseen(state, seat, card, actor), card, False
+            return standins.loose(state, seat, card), card, True
+        state = standins.unloose(state, card)
+        return standins.to_unseen(state, seat, card, actor, frozenset(avoid)), card, False
 
     def _reveal(self, state: GemState, seat: int, typed: list[str],
                 actor: int | None) -> GemState:
@@ -369,7 +379,9 @@ class GemCompleteRules(Rules[GemState]):
             if not tap and slot is not None:
                 state = standins.to_place(state, seat, card, slot, actor)
             elif not tap:
-                state = standins.to_unseen(state, seat, card, actor)
+                state = standins.to_unseen(standins.unloose(state, card), seat, card, actor)
+            elif slot is None:
+                state = standins.loose(state, seat, card)  # binds nothing (C-10 rev. 3)
             cards.append(card)
             taps.append(None if tap and slot is not None else tap)
         return _noted(rule.reveal(state, seat, cards, actor), cards, taps)
@@ -394,6 +406,8 @@ class GemCompleteRules(Rules[GemState]):
                 face = state.cards[card].id
                 rest = [c for c in side.discard if c != card and state.cards[c].id == face]
                 state = standins.mark(state, rest)
+            elif tap:
+                state = standins.loose(state, seat, card)  # binds nothing (C-10 rev. 3)
             elif not tap and card not in side.discard:
                 # The stand-in nearest the top of the pile gives way to the card shown.
                 there = [c for c in reversed(side.discard) if c in state.stand_ins

@@ -63,7 +63,8 @@ def prompt(state: GemState) -> tuple[str, str]:
         return (f"{state.name(other(state.turn))}: choose {CHOOSE} revealed cards for "
                 f"{words.possessive(who)} discard pile.", "GC-4")
     if state.step == "recovery":
-        return f"{who}: Recovery Step: play card effects, then draw.", "GC-3"
+        return (f"{who}: Recovery Step: enter what a card on the table says happens now, "
+                "then draw.", "GC-3")
     return (f"{who}: Main Phase: set a card face down in your Locus, play cards (show each in "
             "your place, then put it on your discard pile), then end the turn.", "GC-3")
 
@@ -210,7 +211,7 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
                      "fields": [{"name": "card", "label": "Card (private scan, optional)",
                                  "kind": "card", "zone": f"locus:{cur}", "optional": True,
                                  "faces": _faces(state, may_hold(state, cur))}]})
-    if side.hand_count:
+    if state.step == "main" and side.hand_count:  # GC-3 rev. 3: the Main Phase only
         acts.append({"type": "play", "label": "Play a card", "seat": cur, "rule": "GC-3",
                      "fields": [{"name": "card", "label": "Card (scan, optional)",
                                  "kind": "card", "zone": f"seat:{cur}", "optional": True,

@@ -118,7 +118,9 @@ def prompt(s: MountainsState) -> str:
     if not s.moved:
         steps = move_steps(s)
         unit = "step" if steps == (1,) else "steps"
-        return f"{name}: move exactly {' or '.join(map(str, steps))} {unit}."
+        # MR-5 rev. 3: said wherever the reachable tiles are explained.
+        start = f", never onto or through the start tile {s.start}" if s.start else ""
+        return f"{name}: move exactly {' or '.join(map(str, steps))} {unit}{start}."
     if s.movement_skipped:  # named as skipped, and by whom (MR-8 rev. 2)
         return (f"{name}: your movement is skipped this turn (by {s.movement_skipped}); "
                 "attack, use a skill, or end the turn.")
@@ -181,6 +183,7 @@ def view(s: MountainsState, seat: int | None) -> JSONDict:
         "showdown": s.showdown,
         "double_range": s.double_range or None,
         "sharpened": s.sharpened,
+        "blunted": s.blunted,  # MR-1 rev. 3
         "boosted": s.boosted or None,
         "piles": piles,
         "pending": [{"kind": p.kind, "seat": p.seat, "deck": p.deck or None,

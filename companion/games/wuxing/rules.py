@@ -402,11 +402,15 @@ class WuXingRules(Rules[WuXingState]):
         who = state.table.name(seat)
         t = state.table
         if place == deck_of(seat):
+            # WX-8 rev. 3: the one thing about order the companion knows; the likely cause
+            # in plain words, the referee's override one tap (a C-1 card refusal).
             n = state.unseen[seat - 1]
             raise CardNotAvailable(
                 f"card {serial!r} ({t.faces[serial].name}) is not {who}'s top card: it was "
                 f"won and went to the bottom of the deck (WX-8), under {n} card"
-                f"{'' if n == 1 else 's'} nobody has seen yet", rule="C-1")
+                f"{'' if n == 1 else 's'} nobody has seen yet. Were the won cards shuffled "
+                "into the whole deck by mistake? Won cards go under the unseen ones; if "
+                "that happened, the referee can accept this card", rule="WX-8")
         if place == UNKNOWN:
             raise CardNotAvailable(
                 f"{who} cannot have card {serial!r} ({state.table.faces[serial].name}): every "
