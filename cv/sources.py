@@ -32,12 +32,57 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 @dataclass(frozen=True)
 class Frame:
-    """One captured frame: sequence number (from 1), time in seconds, BGR image."""
+    """One captured frame: sequence number (from 1), time in seconds, BGR or grey image,
+    and its scale: image pixels per camera pixel (0.5 for a 4K MJPEG frame decoded at half
+    size, ``decode_grey``)."""
 
     seq: int
     t: float
     image: Image
     name: str = ""
+    scale: float = 1.0
+
+
+# MJPEG frames wider than this are decoded at half size (``decode_grey``).
+HALF_ABOVE = 2000
+_SOF = frozenset((0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE,
+                  0xCF))
+
+
+def jpeg_size(data: bytes | Image) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's frame header, without decoding; ``None`` if the bytes
+    hold no frame header before the image data."""
+    buf = bytes(data[:65536]) if not isinstance(data, bytes) else data[:65536]
+    i = 2 if buf[:2] == b"\xff\xd8" else -1
+    while 0 <= i < len(buf) - 9:
+        if buf[i] != 0xFF:
+            return None
+        marker = buf[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in _SOF:
+            return (buf[i + 7] << 8 | buf[i + 8], buf[i + 5] << 8 | buf[i + 6])
+        if marker == 0xDA:  # image data before any frame header
+            return None
+        i += 2 + (buf[i + 2] << 8 | buf[i + 3])
+    return None
+
+
+def decode_grey(data: bytes | Image, half_above: int | None = HALF_ABOVE
+                ) -> tuple[Image | None, float]:
+    """A camera's JPEG (MJPEG) frame decoded straight to grey, and its scale: a frame
+    wider than ``half_above`` pixels (4K) is decoded at half size by libjpeg's scaled
+    inverse DCT (``IMREAD_REDUCED_GRAYSCALE_2``), which leaves out most of the decoding
+    work after the entropy decoding (docs/camera.md); ``None`` for bytes that are no
+    image. The reader reads such a frame as it reads 1080p."""
+    buf = np.frombuffer(data, np.uint8) if isinstance(data, bytes) else data.reshape(-1)
+    size = jpeg_size(data) if half_above is not None else None
+    if size is not None and half_above is not None and size[0] > half_above:
+        half = cv2.imdecode(buf, cv2.IMREAD_REDUCED_GRAYSCALE_2)
+        if half is not None:
+            return half, 0.5
+    return cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE), 1.0
 
 
 @dataclass
