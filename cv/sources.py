@@ -108,6 +108,7 @@ class FrameSource(ABC):
         self.fps = fps  # files: frame times are seq / fps, so replays are deterministic
         self.stats = SourceStats()
         self.ended = False
+        self.scale = 1.0  # of the last frame grabbed: image pixels per camera pixel
 
     # Subclasses: open the device or file (False if impossible), grab a frame (None if
     # none came), release.
@@ -195,7 +196,7 @@ class FrameSource(ABC):
                 self.stats.frames += 1
                 image, name = got
                 t = time.monotonic() if self.live else seq / self.fps
-                self._put(Frame(seq, t, image, name))
+                self._put(Frame(seq, t, image, name, self.scale))
         finally:
             self._release()
             self.ended = True
@@ -290,10 +291,12 @@ class CameraSource(_CaptureSource):
     live = True
 
     def __init__(self, index: int, size: tuple[int, int] | None = (1280, 720),
-                 **kw: Any) -> None:
+                 half_above: int | None = HALF_ABOVE, **kw: Any) -> None:
         kw.setdefault("queue_size", 2)
         super().__init__(index, **kw)
         self.size = size
+        # MJPEG frames wider than this are decoded at half size (None: never).
+        self.half_above = half_above
 
     def describe(self) -> str:
         return f"camera {self.target}"
@@ -302,8 +305,9 @@ class CameraSource(_CaptureSource):
         if self.size:
             if self.size[0] > 1920:
                 # Above 1080p a USB camera only keeps its frame rate in MJPEG; the JPEG is
-                # decoded here, straight to grey (16 instead of 26 ms for a 4K frame on
-                # one core, docs/camera.md), when the backend hands the bytes over.
+                # decoded here, straight to grey and a 4K frame at half size (12 instead
+                # of 14 ms median, 33 in colour, on one core; docs/camera.md), when the
+                # backend hands the bytes over.
                 cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
                 cap.set(cv2.CAP_PROP_CONVERT_RGB, 0)
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
@@ -316,9 +320,11 @@ class CameraSource(_CaptureSource):
         if got is None:
             return None
         image, name = got
+        self.scale = 1.0
         if image.ndim <= 2 and (image.ndim == 1 or image.shape[0] == 1):
-            # Raw MJPEG bytes (CONVERT_RGB off): decode to the grey image the reader uses.
-            grey = cv2.imdecode(image.reshape(-1), cv2.IMREAD_GRAYSCALE)
+            # Raw MJPEG bytes (CONVERT_RGB off): decode to the grey image the reader uses,
+            # a 4K frame at half size (``decode_grey``).
+            grey, self.scale = decode_grey(image, self.half_above)
             if grey is None:
                 self.stats.errors += 1
                 return None
