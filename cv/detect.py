@@ -358,15 +358,17 @@ class CardReader:
             found: list[Code] = []
             window = None if region.multi else self._hints.get(region.outline)
             if window is not None:
-                found = self._read_patch(gray, region, window)
+                found, _ = self._read_patch(gray, region, window)
                 self.stats.region_window_hits += bool(found)
             m = region.margin
             whole = (-m, -m, region.size[0] + m, region.size[1] + m)
+            located = False
             if not found:
-                found = self._read_patch(gray, region, whole)
-            if not found and not misses:
-                # The first time a zone is searched in vain: bicubic (see _read_patch).
-                found = self._read_patch(gray, region, whole, bicubic=True)
+                found, located = self._read_patch(gray, region, whole)
+            if not found and located and not misses:
+                # A code located but not read, the first time a zone gives nothing (not a
+                # hand over it): bicubic (see _read_patch).
+                found, _ = self._read_patch(gray, region, whole, bicubic=True)
             if found:
                 self.stats.region_hits += 1
                 self._fruitless.pop(region.outline, None)
@@ -380,22 +382,26 @@ class CardReader:
         self._hints = hints
 
     def _read_patch(self, gray: Image, region: Region, window: tuple[int, int, int, int],
-                    bicubic: bool = False) -> list[Code]:
+                    bicubic: bool = False) -> tuple[list[Code], bool]:
         """Codes in ``window`` (x0, y0, x1, y1 in patch pixels, reaching into the margin
         around the outline) of a region's patch, in patch coordinates; a soft patch is
         sharpened (unsharp mask) and read once more. ``bicubic``: the patch scaled up
         bicubically, the last try at a zone: a code of 2 px per module keeps its module
         edges better, but the warp costs five times as much (1.5 instead of 0.3 ms for a
-        zone with its margin), so it is tried only the first time a zone gives nothing."""
+        zone with its margin), so it is tried only the first time a zone gives nothing,
+        and only where the decoder located a code it could not read (a decoder that does
+        not report those counts as having located one). Also returns whether it did."""
         x0, y0, x1, y1 = window
         shift = np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1.0]])
         patch = cv2.warpPerspective(gray, shift @ region.to_patch, (x1 - x0, y1 - y0),
                                     flags=cv2.INTER_CUBIC if bicubic else cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE)
-        found = self.decoder.decode(patch)
+        found, missed = self.decoder.decode_with_misses(patch)
+        located = bool(missed) or not isinstance(self.decoder, ZxingDecoder)
         if not found:
             found = self.decoder.decode(unsharp(patch, 2.0))
-        return [Code(c.text, tuple((x + x0, y + y0) for x, y in c.corners)) for c in found]
+        return ([Code(c.text, tuple((x + x0, y + y0) for x, y in c.corners)) for c in found],
+                located)
 
     def _recall_history(self, gray: Image, codes: list[Code]) -> None:
         """Codes read in the last frame and not in this one yet are looked for at the same
