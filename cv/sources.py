@@ -52,7 +52,7 @@ _SOF = frozenset((0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0x
 def jpeg_size(data: bytes | Image) -> tuple[int, int] | None:
     """(width, height) from a JPEG's frame header, without decoding; ``None`` if the bytes
     hold no frame header before the image data."""
-    buf = bytes(data[:65536]) if not isinstance(data, bytes) else data[:65536]
+    buf = data[:65536] if isinstance(data, bytes) else data.reshape(-1)[:65536].tobytes()
     i = 2 if buf[:2] == b"\xff\xd8" else -1
     while 0 <= i < len(buf) - 9:
         if buf[i] != 0xFF:
