@@ -209,14 +209,15 @@ def main(args: argparse.Namespace) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
     if args.table:
-        from bench.camera_table import LIGHTS, VIEWS, run_table
+        from bench.camera_table import LIGHTS, STILLS, VIEWS, run_table
 
         views = [v.strip() for v in args.views.split(",") if v.strip()]
         lights = [v.strip() for v in args.lights.split(",") if v.strip()]
-        bad = [v for v in views if v not in VIEWS] + [v for v in lights if v not in LIGHTS]
+        bad = ([v for v in views if v not in VIEWS and v != STILLS]
+               + [v for v in lights if v not in LIGHTS])
         if bad:
             print(f"companion bench cv: unknown view or light {bad[0]!r}; views "
-                  f"{', '.join(VIEWS)}; lights {', '.join(LIGHTS)}")
+                  f"{', '.join(VIEWS)}, {STILLS}; lights {', '.join(LIGHTS)}")
             return 2
         table = run_table(args.frames, args.seed, views, lights, args.moments)
         if args.json:
