@@ -31,6 +31,9 @@ RING_MM = 90.0  # far enough that a card lying beside the spot leaves most of th
 RING_POINTS = 16
 PAPER_BAND = (0.80, 1.25)  # a pixel within these fractions of the paper level is paper
 BARE_FRACTION = 0.85  # this much of the spot must be paper (zone outlines, text: the rest)
+# Where the printed code lies on a card's face: x, y, side in mm from the card's top-left
+# corner (``printables.faces.face_layout(63, 88).qr``; a test checks the two agree).
+CODE_BOX_MM = (11.0, 3.0, 41.0)
 
 
 def _mat_ring(centre_mm: Point) -> list[Point]:
@@ -109,3 +112,39 @@ class BareCheck:
         x, y = cv2.perspectiveTransform(np.array([[c]], dtype=np.float64), self.to_mat)[0, 0]
         paper = paper_level(self.gray, self.to_image, (float(x), float(y)))
         return paper is not None and looks_bare(self.gray, corners, paper)
+
+
+def card_outline(code: Sequence[Point]) -> tuple[Point, ...]:
+    """The whole card's corners (image pixels) from its code's corners, which the readers
+    give starting at the code's own top-left corner (zxing-cpp; pyzbar's start at the
+    corner nearest the image's top-left, right for an upright card): the code is a square
+    near the top of the face (``CODE_BOX_MM``), so the card reaches 1.07 code widths below
+    it, 0.27 to each side and 0.07 above. Perspective is followed through the code's own
+    homography."""
+    if len(code) != 4:
+        return tuple(code)
+    x, y, side = CODE_BOX_MM
+    left, top = -x / side, -y / side
+    right = (tablemat.CARD_WIDTH - x) / side
+    bottom = (tablemat.CARD_HEIGHT - y) / side
+    unit = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], dtype=np.float32)
+    h = cv2.getPerspectiveTransform(unit, np.array(code, dtype=np.float32))
+    pts = np.array([[(left, top), (right, top), (right, bottom), (left, bottom)]],
+                    dtype=np.float64)
+    out = cv2.perspectiveTransform(pts, h)[0]
+    return tuple((float(px), float(py)) for px, py in out)
+
+
+def covered_share(place: Sequence[Point], cover: Sequence[Point]) -> float:
+    """The share (0-1) of the convex quadrilateral ``place`` that ``cover`` (another
+    convex quadrilateral, same pixels) lies over."""
+    if len(place) < 3 or len(cover) < 3:
+        return 0.0
+    a = np.array(place, dtype=np.float32).reshape(-1, 1, 2)
+    b = np.array(cover, dtype=np.float32).reshape(-1, 1, 2)
+    area = abs(float(cv2.contourArea(a)))
+    if area <= 0:
+        return 0.0
+    # Both must wind the same way for the intersection: make them convex hulls.
+    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a), cv2.convexHull(b))
+    return min(1.0, float(inter) / area)

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from cv.cover import card_outline, covered_share
 from cv.detect import Sighting
 
 Point = tuple[float, float]
@@ -43,7 +44,9 @@ class TrackerConfig:
     place_frames: int = 3
     still_px: float = 6.0
     window_s: float = 0.5
-    remove_after_s: float = 1.5
+    remove_after_s: float = 1.5  # absence alone (no mat to see the place bare)
+    bare_after_s: float = 0.3  # with the mat: the place seen bare this long (C-9)
+    cover_share: float = 0.2  # another card over this share of the code's place (C-9)
     conflict_px: float = 40.0  # two sightings of one code further apart are two places
 
 
@@ -88,6 +91,9 @@ class Track:
     corners: tuple[Point, ...] = ()
     code: tuple[Point, ...] = ()  # the code's corners when last read
     bare_since: float | None = None  # first frame time of the place seen bare, unread
+    placed_t: float = 0.0  # frame time of the (latest) placement
+    resting: bool = False  # at rest in its latest sightings
+    card_known: bool = False  # ``corners`` are the card's outline (else its code's)
 
     @property
     def centre(self) -> Point:
@@ -160,8 +166,10 @@ class Tracker:
             track.seen.append(_Seen(seq, t, s.centre, zone))
             track.last_t, track.last_seq = t, seq
             track.corners = s.card.corners if s.card is not None else s.corners
+            track.card_known = s.card is not None
             track.code, track.bare_since = s.corners, None
             still, settled = self._settled(track)
+            track.resting = still
             if not still or (settled is None and self.require_zone):
                 continue
             if track.state == "placed" and settled == track.zone:
@@ -169,12 +177,21 @@ class Tracker:
             if track.state == "placed":
                 events.append(self._event("removed", track, seq, t, "moved to " + str(settled)))
             track.state, track.zone, track.scan_id = "placed", settled, self._new_id()
+            track.placed_t = t
             self.counts["placed"] += 1
             events.append(self._event("placed", track, seq, t))
+        seen_now = [tr for tr in self.tracks.values() if tr.last_t == t]
         for serial in list(self.tracks):
             track = self.tracks[serial]
             if track.last_t == t:
                 continue
+            if track.state == "placed":
+                over = self._covered_by(track, seen_now)
+                if over is not None:  # C-9: another card now lies where it lay
+                    events.append(self._event("removed", track, seq, t,
+                                              f"covered by {over.serial}"))
+                    del self.tracks[serial]
+                    continue
             if track.state == "placed" and bare is not None:
                 # Covered, not gone, until the place itself is seen bare for long enough.
                 if not bare(track.code):
@@ -182,13 +199,32 @@ class Tracker:
                     continue
                 if track.bare_since is None:
                     track.bare_since = t
-                if t - track.bare_since < cfg.remove_after_s:
-                    continue
+                if t - track.bare_since >= cfg.bare_after_s:
+                    events.append(self._event("removed", track, seq, t, "gone"))
+                    del self.tracks[serial]
+                continue
             if t - track.last_t >= cfg.remove_after_s:
                 if track.state == "placed":
                     events.append(self._event("removed", track, seq, t, "gone"))
                 del self.tracks[serial]
         return events
+
+    def _covered_by(self, track: Track, seen_now: Sequence[Track]) -> Track | None:
+        """A card read in this frame, at rest and placed after ``track`` was last seen,
+        whose outline lies over ``cover_share`` or more of ``track``'s code place (C-9: the
+        new top card of a pile, the next card laid on the same spot). A card that was
+        already there while ``track`` was still read (one under it in a pile) never
+        counts, so a hand over the top card of a pile does not remove it."""
+        if len(track.code) < 3:
+            return None
+        for other in seen_now:
+            if (other.serial == track.serial or other.state != "placed" or not other.resting
+                    or other.placed_t <= track.last_t or other.conflict):
+                continue
+            outline = other.corners if other.card_known else card_outline(other.code)
+            if covered_share(track.code, outline) >= self.config.cover_share:
+                return other
+        return None
 
     def _event(self, kind: EventKind, track: Track, seq: int, t: float,
                detail: str = "") -> TrackEvent:
