@@ -47,6 +47,7 @@ class TrackerConfig:
     remove_after_s: float = 1.5  # absence alone (no mat to see the place bare)
     bare_after_s: float = 0.3  # with the mat: the place seen bare this long (C-9)
     cover_share: float = 0.2  # another card over this share of the code's place (C-9)
+    back_after_bare: int = 2  # frames of bare place before a read again is a new placement
     conflict_px: float = 40.0  # two sightings of one code further apart are two places
 
 
@@ -91,6 +92,7 @@ class Track:
     corners: tuple[Point, ...] = ()
     code: tuple[Point, ...] = ()  # the code's corners when last read
     bare_since: float | None = None  # first frame time of the place seen bare, unread
+    bare_frames: int = 0  # frames its place was seen bare since it was last read
     placed_t: float = 0.0  # frame time of the (latest) placement
     resting: bool = False  # at rest in its latest sightings
     card_known: bool = False  # ``corners`` are the card's outline (else its code's)
@@ -163,6 +165,13 @@ class Tracker:
             track.conflict = False
             s = group[0]
             zone = self.zone_of(s.centre)
+            if track.state == "placed" and track.bare_frames >= cfg.back_after_bare:
+                # Its place was seen bare since it was last read: it left and came back
+                # (C-9), a new placement however soon, even before the removal was due.
+                events.append(self._event("removed", track, seq, t, "gone and back"))
+                track.state, track.zone, track.scan_id = "candidate", None, ""
+                track.seen.clear()
+            track.bare_frames = 0
             track.seen.append(_Seen(seq, t, s.centre, zone))
             track.last_t, track.last_seq = t, seq
             track.corners = s.card.corners if s.card is not None else s.corners
@@ -199,6 +208,7 @@ class Tracker:
                     continue
                 if track.bare_since is None:
                     track.bare_since = t
+                track.bare_frames += 1
                 if t - track.bare_since >= cfg.bare_after_s:
                     events.append(self._event("removed", track, seq, t, "gone"))
                     del self.tracks[serial]
