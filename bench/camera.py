@@ -205,11 +205,13 @@ def _photos_dir(arg: str | None) -> Path | None:
 # Tracking before C-9 (issue 26 §3): removed only after 1.5 s of bare place, never for a
 # card laid over it, and a card read again where it lay was the same placement.
 BEFORE_C9 = TrackerConfig(bare_after_s=1.5, cover_share=2.0, back_after_bare=10**9)
+BRISK_LIGHTS = ("normal", "dim", "glare")
 BRISK_VIEWS = {"1080p": ((1920, 1080), (60.0, 85.0)), "720p": ((1280, 720), (80.0, 100.0))}
 
 
 def bench_brisk(n: int, seed: int, views: Sequence[str] = ("1080p",),
-                configs: dict[str, TrackerConfig] | None = None) -> list[dict[str, Any]]:
+                configs: dict[str, TrackerConfig] | None = None,
+                lights: Sequence[str] = ("normal",)) -> list[dict[str, Any]]:
     """Brisk play (``sequences.brisk_moments``: cards still 0.4 s, the next laid 0.7 s after
     a collection) and, as a control, a hand over two cards for 3 s, filmed ``n`` times per
     view on the 8-seat WuXing mat with random tilt (0-30 degrees), blur and light at 30 fps,
@@ -221,12 +223,12 @@ def bench_brisk(n: int, seed: int, views: Sequence[str] = ("1080p",),
     renderer = scenes.SceneRenderer("wuxing", 8, face=scenes.default_face_renderer([run]))
     configs = configs or {"C-9": TrackerConfig(), "before": BEFORE_C9}
     rng = random.Random(seed)
-    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for view in views:
+    rows: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for view, light in ((v, li) for v in views for li in lights):
         size, card_px = BRISK_VIEWS[view]
         for _ in range(n):
             h = scenes.random_camera(size, rng, 30.0, card_px=card_px)
-            look = scenes.random_look(rng, 0.7)
+            look = scenes.random_look(rng, 0.7, light)
             payloads = [c.payload for c in rng.sample(list(run.cards), 14)]
             films = sequences.brisk_moments(renderer, payloads, h, size, look, rng)
             table = scenes.random_cards(run, 8, "wuxing", 8, rng)
@@ -241,8 +243,9 @@ def bench_brisk(n: int, seed: int, views: Sequence[str] = ("1080p",),
                     [Tracker(configs[name]) for name in names])
                 for name, out in zip(names, outs, strict=True):
                     lost, dup = out.lost_and_doubled(film.expected)
-                    row = rows.setdefault((view, film.name, name), {
-                        "view": view, "moment": film.name, "tracker": name, "films": 0,
+                    row = rows.setdefault((view, light, film.name, name), {
+                        "view": view, "light": light, "moment": film.name, "tracker": name,
+                        "films": 0,
                         "placements": 0, "lost": 0, "duplicate": 0, "ghosts": 0,
                         "false_reads": 0, "removals": 0, "cpu_ms": []})
                     row["films"] += 1
@@ -262,10 +265,11 @@ def bench_brisk(n: int, seed: int, views: Sequence[str] = ("1080p",),
 
 
 def print_brisk(rows: Sequence[dict[str, Any]]) -> None:
-    print(f"{'view':6} {'moment':26} {'tracker':7} {'films':>5} {'scans':>5} {'lost':>4} "
-          f"{'dup':>4} {'ghost':>5} {'false':>5} {'remov':>5} {'cpu med':>7} {'cpu p90':>7}")
+    print(f"{'view':6} {'light':6} {'moment':26} {'tracker':7} {'films':>5} {'scans':>5} "
+          f"{'lost':>4} {'dup':>4} {'ghost':>5} {'false':>5} {'remov':>5} {'cpu med':>7} "
+          f"{'cpu p90':>7}")
     for r in rows:
-        print(f"{r['view']:6} {r['moment']:26} {r['tracker']:7} {r['films']:>5} "
+        print(f"{r['view']:6} {r['light']:6} {r['moment']:26} {r['tracker']:7} {r['films']:>5} "
               f"{r['placements']:>5} {r['lost']:>4} {r['duplicate']:>4} {r['ghosts']:>5} "
               f"{r['false_reads']:>5} {r['removals']:>5} {r['cpu_ms_median']:>7.2f} "
               f"{r['cpu_ms_p90']:>7.2f}")
@@ -284,7 +288,9 @@ def main(args: argparse.Namespace) -> int:
         views = [v.strip() for v in args.views.split(",") if v.strip() in BRISK_VIEWS]
         print(f"Brisk play (cards still 0.4 s, the next laid 0.7 s after a collection), "
               f"{args.brisk} film(s) of each moment per view, 8-seat WuXing mat, 30 fps:")
-        brisk = bench_brisk(args.brisk, args.seed, views or ["1080p"])
+        lights = [v.strip() for v in args.lights.split(",") if v.strip() in BRISK_LIGHTS]
+        brisk = bench_brisk(args.brisk, args.seed, views or ["1080p"],
+                            lights=lights or ["normal"])
         print_brisk(brisk)
         if args.json:
             Path(args.json).write_text(json.dumps(brisk, indent=1), encoding="utf-8")

@@ -160,7 +160,7 @@ def test_the_heartbeat_says_fps_mat_cards_problems_and_the_last_answer_in_words(
 
 def _beats(referee: Referee, clock: Clock, beat: Heartbeat, seconds: float) -> list[str]:
     """Tick every 0.1 s of the test's clock for ``seconds``."""
-    out = []
+    out: list[str] = []
     for _ in range(round(seconds * 10)):
         out.append(beat.tick(clock.now))
         clock.now = round(clock.now + 0.1, 6)
