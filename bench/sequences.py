@@ -273,7 +273,10 @@ def brisk_moments(renderer: scenes.SceneRenderer, payloads: Sequence[str], h: Im
     * ``pushed onto the pot``: a card shown in a seat, pushed onto the pot, then a second
       shown and pushed on top of it; then a third laid straight on the pot over both;
     * ``back to the pot``: two cards on the pot, the pot gathered, and ``gap_s`` later the
-      card that lay under comes back to the pot (the Void turned over as the Universe deck).
+      card that lay under comes back to the pot (the Void turned over as the Universe deck);
+    * ``top card off the pot and back``: a card laid on the pot over half of another (whose
+      code stays in view), taken off (the card under shows where it lay, no bare mat), and
+      laid there again.
 
     ``payloads`` needs 6 distinct cards."""
     a, b, c, d, e, f = payloads[:6]
@@ -318,6 +321,25 @@ def brisk_moments(renderer: scenes.SceneRenderer, payloads: Sequence[str], h: Im
     t.hold(1.0)
     out.append(Brisk("back to the pot", t.plan,
                      [(b, "universe"), (c, "universe"), (b, "universe")], film))
+    # 4. the top card leaves the pot, the card under it in full view, and comes back
+    t = _Table(fps)
+    t.hold(0.3)
+    angle = rng.uniform(-12, 12) + 180 * rng.randrange(2)
+    down = (-math.sin(math.radians(angle)), math.cos(math.radians(angle)))
+    pot = next(z for z in tablemat.zones("wuxing", 8) if z.name == "universe").centre
+    under = scenes.PlacedCard(d, pot[0] - 22 * down[0], pot[1] - 22 * down[1], angle,
+                              "universe")
+    top = scenes.PlacedCard(e, pot[0] + 22 * down[0], pot[1] + 22 * down[1],
+                            angle + rng.uniform(-8, 8), "universe")
+    for card in (under, top):
+        t.lay(card)
+        t.hold(max(0.0, still_s - 0.2))
+    t.collect([e])
+    t.hold(max(0.0, gap_s - 0.45))
+    t.lay(top)
+    t.hold(1.0)
+    out.append(Brisk("top card off the pot and back", t.plan,
+                     [(d, "universe"), (e, "universe"), (e, "universe")], film))
     return out
 
 

@@ -87,9 +87,32 @@ def looks_bare(gray: Image, corners: Sequence[Point], paper: float) -> bool:
     return share >= BARE_FRACTION
 
 
+SIG_SIDE = 21  # a code's look is kept at one sample per module
+CARD_LEVEL = 0.68  # a card's face (white stock, artwork) is at least this bright; skin is not
+SAME_CODE = 0.5  # correlation above which the place still shows the code that lay there
+
+
+def signature(gray: Image, corners: Sequence[Point]) -> Image | None:
+    """The code's place seen square, one sample per module (21 x 21, zero mean, unit
+    norm): what it looked like while the code lay there, to compare with later."""
+    if len(corners) != 4:
+        return None
+    side = 2 * SIG_SIDE
+    dst = np.array([(0, 0), (side, 0), (side, side), (0, side)], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(np.array(corners, dtype=np.float32), dst)
+    square = cv2.warpPerspective(gray, m, (side, side), flags=cv2.INTER_LINEAR)
+    small = cv2.resize(square, (SIG_SIDE, SIG_SIDE), interpolation=cv2.INTER_AREA)
+    v = small.astype(np.float32)
+    v -= float(v.mean())
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 1e-3 else None
+
+
 class BareCheck:
     """``check(corners)`` for one frame (BGR or grey) and mat pose (image px -> mat mm):
-    is the place bare mat? The frame is made grey only if a place is asked about."""
+    is the place bare mat? The frame is made grey only if a place is asked about.
+    ``signature`` and ``shows_other_card`` tell a card's face from the code that lay
+    there and from a hand."""
 
     def __init__(self, frame: Image, to_mat: Image) -> None:
         self.frame = frame
@@ -112,6 +135,31 @@ class BareCheck:
         x, y = cv2.perspectiveTransform(np.array([[c]], dtype=np.float64), self.to_mat)[0, 0]
         paper = paper_level(self.gray, self.to_image, (float(x), float(y)))
         return paper is not None and looks_bare(self.gray, corners, paper)
+
+    def signature(self, corners: Sequence[Point]) -> Image | None:
+        return signature(self.gray, corners)
+
+    def shows_other_card(self, corners: Sequence[Point], before: Image | None) -> bool:
+        """Whether the place of a code that is not read now shows something as bright as a
+        card's face (at least ``CARD_LEVEL`` of the paper around it: not a hand, not a
+        shadow) that is not that code (its look correlates less than ``SAME_CODE`` with
+        ``before``, taken when it was placed): the card under a pile's top card, once
+        the top card has gone (C-9)."""
+        if before is None or len(corners) != 4:
+            return False
+        now = self.signature(corners)
+        if now is None:
+            return False
+        pts = np.array(corners, dtype=np.float64)
+        c = pts.mean(axis=0)
+        x, y = cv2.perspectiveTransform(np.array([[c]], dtype=np.float64), self.to_mat)[0, 0]
+        paper = paper_level(self.gray, self.to_image, (float(x), float(y)))
+        if paper is None or paper <= 8:
+            return False
+        patch = _inner_patch(self.gray, corners)
+        if patch is None or float(patch.mean()) < CARD_LEVEL * paper:
+            return False
+        return float(np.sum(now * before)) < SAME_CODE
 
 
 def card_outline(code: Sequence[Point]) -> tuple[Point, ...]:
@@ -148,3 +196,16 @@ def covered_share(place: Sequence[Point], cover: Sequence[Point]) -> float:
     # Both must wind the same way for the intersection: make them convex hulls.
     inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a), cv2.convexHull(b))
     return min(1.0, float(inter) / area)
+
+
+def _inner_patch(gray: Image, corners: Sequence[Point]) -> Image | None:
+    pts = np.array(corners, dtype=np.float64)
+    centre = pts.mean(axis=0)
+    inner = centre + (pts - centre) * 0.8
+    h, w = gray.shape[:2]
+    x0, y0 = (int(v) for v in np.maximum(inner.min(axis=0), 0))
+    x1, y1 = int(min(w, inner[:, 0].max() + 1)), int(min(h, inner[:, 1].max() + 1))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    out: Image = gray[y0:y1, x0:x1]
+    return out

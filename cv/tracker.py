@@ -30,7 +30,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from cv.cover import card_outline, covered_share
 from cv.detect import Sighting
@@ -96,6 +96,7 @@ class Track:
     placed_t: float = 0.0  # frame time of the (latest) placement
     resting: bool = False  # at rest in its latest sightings
     card_known: bool = False  # ``corners`` are the card's outline (else its code's)
+    look: Any = None  # its code's place as it looked when placed (``cv.cover.signature``)
 
     @property
     def centre(self) -> Point:
@@ -187,6 +188,8 @@ class Tracker:
                 events.append(self._event("removed", track, seq, t, "moved to " + str(settled)))
             track.state, track.zone, track.scan_id = "placed", settled, self._new_id()
             track.placed_t = t
+            sig = getattr(bare, "signature", None)
+            track.look = sig(track.code) if sig is not None else None
             self.counts["placed"] += 1
             events.append(self._event("placed", track, seq, t))
         seen_now = [tr for tr in self.tracks.values() if tr.last_t == t]
@@ -199,6 +202,13 @@ class Tracker:
                 if over is not None:  # C-9: another card now lies where it lay
                     events.append(self._event("removed", track, seq, t,
                                               f"covered by {over.serial}"))
+                    del self.tracks[serial]
+                    continue
+                shows = getattr(bare, "shows_other_card", None)
+                if (shows is not None and self._covered_by(track, seen_now, after=False)
+                        is not None and shows(track.code, track.look)):
+                    # C-9: it left the top of a pile; the card under it shows there now.
+                    events.append(self._event("removed", track, seq, t, "gone"))
                     del self.tracks[serial]
                     continue
             if track.state == "placed" and bare is not None:
@@ -219,17 +229,19 @@ class Tracker:
                 del self.tracks[serial]
         return events
 
-    def _covered_by(self, track: Track, seen_now: Sequence[Track]) -> Track | None:
-        """A card read in this frame, at rest and placed after ``track`` was last seen,
-        whose outline lies over ``cover_share`` or more of ``track``'s code place (C-9: the
-        new top card of a pile, the next card laid on the same spot). A card that was
-        already there while ``track`` was still read (one under it in a pile) never
-        counts, so a hand over the top card of a pile does not remove it."""
+    def _covered_by(self, track: Track, seen_now: Sequence[Track],
+                    after: bool = True) -> Track | None:
+        """A card read in this frame, at rest (and, with ``after``, placed after ``track``
+        was last seen) whose outline lies over ``cover_share`` or more of ``track``'s code
+        place (C-9: the new top card of a pile, the next card laid on the same spot). A
+        card that was already there while ``track`` was still read (one under it in a
+        pile) does not count with ``after``, so a hand over the top card of a pile does
+        not remove it."""
         if len(track.code) < 3:
             return None
         for other in seen_now:
             if (other.serial == track.serial or other.state != "placed" or not other.resting
-                    or other.placed_t <= track.last_t or other.conflict):
+                    or (after and other.placed_t <= track.last_t) or other.conflict):
                 continue
             outline = other.corners if other.card_known else card_outline(other.code)
             if covered_share(track.code, outline) >= self.config.cover_share:
