@@ -1,11 +1,14 @@
 """Whether a placed card that is no longer read has gone or is only covered.
 
-A hand reaching over the table, a card dropped on top of another in a pile, a lamp's glare:
-each hides a code without the card leaving. The tracker therefore counts a placed card as
-removed only after its place has been seen **bare** for a while: the printed mat's paper
-showing where the code lay. A hand (skin is far darker than white paper), another card's
-face (its code, its coloured band and text) or a deep shadow is not bare, so the clock
-does not run.
+A hand reaching over the table, a lamp's glare: each hides a code without the card
+leaving. The tracker therefore counts a placed card as removed by its place only once the
+place has been seen **bare** for a while (0.3 s): the printed mat's paper showing where
+the code lay. A hand (skin is far darker than white paper), another card's face (its
+code, its coloured band and text) or a deep shadow is not bare, so the clock does not run.
+A card over its place that came after it (``card_outline``, ``covered_share``) hides it
+for good (C-9). When a pile's top card is taken off, the card under it shows there
+instead: ``shows_other_card`` tells that face (as bright as card stock, unlike a hand) from
+the code that lay there (its look when placed, ``signature``).
 
 The paper's brightness is measured each time at points of the mat around the spot (a ring
 of 16 points 90 mm away, the brightest of them): the light over a table is uneven and

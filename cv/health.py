@@ -115,12 +115,13 @@ class Heartbeat:
         return "dropped"
 
     def _run(self) -> None:
-        while not self._stop.is_set():
+        while True:  # the first heartbeat goes out at once, however soon it is stopped
             try:
                 self.tick(self.clock())
             except Exception as exc:  # a heartbeat must never take the camera down
                 log.exception("heartbeat: %s", exc)
-            self._stop.wait(min(0.1, self.every))
+            if self._stop.wait(min(0.1, self.every)):
+                return
 
     def start(self) -> Heartbeat:
         if self._thread is None:

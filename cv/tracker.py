@@ -4,20 +4,35 @@ A card becomes **placed** once it has been seen ``place_frames`` times in a row 
 sightings (misses in between are allowed, within ``window_s``) in the same zone and has
 stopped moving (its centre moved less than ``still_px`` between those sightings). That
 placement yields exactly one ``placed`` event with a fresh ``scan_id``, however long the
-card lies there. A placed card is **removed** after it has been absent for
-``remove_after_s`` seconds (a hand over it for less than that changes nothing); with a
-bare-place check (``cv.cover``: the mat's paper showing where its code lay, given with
-each frame) only after its place has been seen bare for that long, so a card under a hand
-for many seconds, or under the next card of a pile, is never reported removed. If it
-settles in another zone it is removed from the old one and placed in the new one. A card
-seen at two places in one frame (two copies of one code: a photocopy, another table's
-print) gives one ``conflict`` event and is not advanced until it is seen once again.
+card lies there. If it settles in another zone it is removed from the old one and placed
+in the new one. A card seen at two places in one frame (two copies of one code: a
+photocopy, another table's print) gives one ``conflict`` event and is not advanced until it
+is seen once again.
+
+A placed card that is no longer read is **removed** (C-9: a card leaves a zone when it is
+no longer seen there, also when another card now covers its place) when:
+
+* another card, read at rest and placed after it was last read, lies over
+  ``cover_share`` of its code's place (the next card laid on the same spot, a pile's new
+  top card: the card under it is gone from view);
+* with the mat's bare-place check (``cv.cover.BareCheck``, given with each frame): its
+  place shows bare mat for ``bare_after_s``; or the card under it in a pile (read at rest)
+  shows its face where its code lay (a pile's top card taken off);
+* without it (a calibration by hand: no paper to compare with): it is absent for
+  ``remove_after_s``.
+
+A hand over cards, however long, hides codes without baring their places or showing a new
+code there: no removal, and no second scan when they show again. A card read again after
+its place was seen bare (``back_after_bare`` frames), even before its removal was due, has
+left and come back: a new placement (a new scan; the referee answers "already there" for a
+card it knows lies in that pile, C-9, and refuses one that cannot come from where it was,
+C-1).
 
 Defaults are from ``companion bench cv`` (docs/camera.md): a still card on the mat is read
 in more than 99 % of 720p frames and never falsely, so three sightings at rest place it
 after about 100 ms at 30 fps (99.8 % of cards placed within 250 ms at 720p, 100 % at
-1080p), and a readable card is practically never missed for the 45 frames in a row (1.5 s)
-that would count it as removed; a hand over it for a second changes nothing.
+1080p); brisk play (``companion bench cv --brisk``: a card at rest 0.4 s, the next laid
+0.7 s after a collection) loses no card and sends none twice.
 
 Time comes from the frames (``Frame.t``), so tests and recorded clips are deterministic.
 """

@@ -287,6 +287,9 @@ class Watcher:
                        if notice else None),
         }
         out["sight"] = sight.as_dict() if sight is not None else None
+        out["health"] = self.health()
+        if self.heartbeat is not None:
+            out["heartbeat"] = dict(self.heartbeat.counts)
         if self.outbox is not None:
             out["sending"] = self.outbox.status
         if self.calibrator is not None:

@@ -102,7 +102,18 @@ def test_cards_dropped_on_the_pot_are_each_placed_once_and_never_misread(
 
 def test_the_code_box_of_the_scenes_is_where_printables_puts_the_code() -> None:
     box = face_layout(63.0, 88.0).qr
-    assert (box.x, box.y, box.w) == scenes.CODE_BOX_MM
+    assert (box.x, box.y, box.w) == scenes.CODE_BOX_MM == cover.CODE_BOX_MM
+
+
+def test_a_card_outline_follows_from_its_code_turned_any_way() -> None:
+    """The tracker's guess of a card from its code (C-9: which places a card covers) is
+    the card the scenes draw, whichever way it lies."""
+    for angle in (0.0, 37.0, 180.0, 290.0):
+        card = scenes.PlacedCard("x", 300.0, 200.0, angle)
+        code = tuple((float(x), float(y)) for x, y in scenes.code_corners_mm(card))
+        outline = np.array(cover.card_outline(code))
+        assert np.allclose(outline, scenes.card_corners_mm(card), atol=1e-6)
+        assert cover.covered_share(code, tuple(map(tuple, outline))) == pytest.approx(1.0)
 
 
 def test_paper_is_bare_a_hand_or_a_card_is_not() -> None:

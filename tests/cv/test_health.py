@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -21,7 +22,7 @@ from companion.runs import PrintRun, RunBook
 from cv.detect import CardReader
 from cv.health import Heartbeat
 from cv.sender import HttpSink, Outbox
-from cv.sources import Frame
+from cv.sources import Frame, ImageFolderSource
 from cv.tracker import Tracker
 from cv.watch import Watcher
 from cv.zones import MatLocator
@@ -214,3 +215,22 @@ def test_a_heartbeat_that_hangs_never_holds_up_the_frame_loop(
     finally:
         referee.hold.set()
         w.stop_heartbeat()
+
+
+def test_watching_for_a_referee_over_http_posts_the_heartbeat_and_stops_with_the_source(
+        run: PrintRun, renderer: scenes.SceneRenderer, referee: Referee,
+        tmp_path: Path) -> None:
+    frames, cards = _frames(run, renderer, n_cards=2)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, image in enumerate(frames):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), image)
+    referee.answers += [(200, {"version": 1, "ruling": "ok"})] * len(cards)
+    outbox = Outbox(tmp_path / "state", HttpSink(referee.url, "t1", TOKEN))
+    w = Watcher(CardReader(runbook=RunBook([run])), Tracker(), locator=MatLocator(),
+                game="wuxing", players=8, outbox=outbox)
+    assert w.run(ImageFolderSource(folder)) == len(frames)
+    assert w.heartbeat is None  # stopped with the source
+    assert referee.beats and set(referee.beats[0]) == {"fps", "mat", "cards", "problems",
+                                                       "last"}
+    assert all(a == f"Bearer {TOKEN}" for a in referee.auth)
