@@ -23,10 +23,10 @@ no longer seen there, also when another card now covers its place) when:
 
 A hand over cards, however long, hides codes without baring their places or showing a new
 code there: no removal, and no second scan when they show again. A card read again after
-its place was seen bare (``back_after_bare`` frames), even before its removal was due, has
-left and come back: a new placement (a new scan; the referee answers "already there" for a
-card it knows lies in that pile, C-9, and refuses one that cannot come from where it was,
-C-1).
+its place was seen bare (``back_after_bare`` frames in a row), even before its removal was
+due, has left and come back: a new placement (a new scan; the referee answers "already
+there" for a card it knows lies in that pile, C-9, and refuses one that cannot come from
+where it was, C-1).
 
 Defaults are from ``companion bench cv`` (docs/camera.md): a still card on the mat is read
 in more than 99 % of 720p frames and never falsely, so three sightings at rest place it
@@ -62,7 +62,7 @@ class TrackerConfig:
     remove_after_s: float = 1.5  # absence alone (no mat to see the place bare)
     bare_after_s: float = 0.3  # with the mat: the place seen bare this long (C-9)
     cover_share: float = 0.2  # another card over this share of the code's place (C-9)
-    back_after_bare: int = 2  # frames of bare place before a read again is a new placement
+    back_after_bare: int = 2  # frames in a row of bare place: read again, a new placement
     conflict_px: float = 40.0  # two sightings of one code further apart are two places
 
 
@@ -107,7 +107,8 @@ class Track:
     corners: tuple[Point, ...] = ()
     code: tuple[Point, ...] = ()  # the code's corners when last read
     bare_since: float | None = None  # first frame time of the place seen bare, unread
-    bare_frames: int = 0  # frames its place was seen bare since it was last read
+    bare_run: int = 0  # frames in a row its place was seen bare, unread
+    left: bool = False  # its place was bare ``back_after_bare`` frames in a row since read
     placed_t: float = 0.0  # frame time of the (latest) placement
     resting: bool = False  # at rest in its latest sightings
     card_known: bool = False  # ``corners`` are the card's outline (else its code's)
@@ -181,13 +182,13 @@ class Tracker:
             track.conflict = False
             s = group[0]
             zone = self.zone_of(s.centre)
-            if track.state == "placed" and track.bare_frames >= cfg.back_after_bare:
+            if track.state == "placed" and track.left:
                 # Its place was seen bare since it was last read: it left and came back
                 # (C-9), a new placement however soon, even before the removal was due.
                 events.append(self._event("removed", track, seq, t, "gone and back"))
                 track.state, track.zone, track.scan_id = "candidate", None, ""
                 track.seen.clear()
-            track.bare_frames = 0
+            track.bare_run, track.left = 0, False
             track.seen.append(_Seen(seq, t, s.centre, zone))
             track.last_t, track.last_seq = t, seq
             track.corners = s.card.corners if s.card is not None else s.corners
@@ -229,11 +230,14 @@ class Tracker:
             if track.state == "placed" and bare is not None:
                 # Covered, not gone, until the place itself is seen bare for long enough.
                 if not bare(track.code):
-                    track.bare_since = None
+                    track.bare_since, track.bare_run = None, 0
                     continue
                 if track.bare_since is None:
                     track.bare_since = t
-                track.bare_frames += 1
+                track.bare_run += 1
+                # Bare in frames in a row, not now and then (a hand under a lamp's glare
+                # can look like paper in a single frame).
+                track.left = track.left or track.bare_run >= cfg.back_after_bare
                 if t - track.bare_since >= cfg.bare_after_s:
                     events.append(self._event("removed", track, seq, t, "gone"))
                     del self.tracks[serial]
