@@ -265,11 +265,11 @@ def bench_brisk(n: int, seed: int, views: Sequence[str] = ("1080p",),
 
 
 def print_brisk(rows: Sequence[dict[str, Any]]) -> None:
-    print(f"{'view':6} {'light':6} {'moment':26} {'tracker':7} {'films':>5} {'scans':>5} "
+    print(f"{'view':6} {'light':6} {'moment':30} {'tracker':7} {'films':>5} {'scans':>5} "
           f"{'lost':>4} {'dup':>4} {'ghost':>5} {'false':>5} {'remov':>5} {'cpu med':>7} "
           f"{'cpu p90':>7}")
     for r in rows:
-        print(f"{r['view']:6} {r['light']:6} {r['moment']:26} {r['tracker']:7} {r['films']:>5} "
+        print(f"{r['view']:6} {r['light']:6} {r['moment']:30} {r['tracker']:7} {r['films']:>5} "
               f"{r['placements']:>5} {r['lost']:>4} {r['duplicate']:>4} {r['ghosts']:>5} "
               f"{r['false_reads']:>5} {r['removals']:>5} {r['cpu_ms_median']:>7.2f} "
               f"{r['cpu_ms_p90']:>7.2f}")
