@@ -1,0 +1,53 @@
+"""Game night, round 3 (issue 29 "At the table"), in Debian's Chromium as players meet it:
+the "why?" is a whole tap target in plain words (§3), a refusal says what the table waits for
+(§4), the header names the table (§7)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from webtools import GAMES, make_table
+
+PHONE = {"width": 390, "height": 844}
+SMALL = {"width": 360, "height": 640}
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def phone(browser: Any, url: str, viewport: dict[str, int] = PHONE) -> Any:
+    page = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True).new_page()
+    page.goto(url)
+    page.wait_for_selector("#live.on", timeout=20_000)
+    return page
+
+
+# Option choices as the engines name them: a player reads the lobby's words instead.
+OPTION_IDS = re.compile(r"\b(rps|dragon|recycle|revert|physical)\b|[a-z]+_[a-z]+|\.json|<n>")
+
+
+@pytest.mark.parametrize("game", [*GAMES, "common"])
+def test_why_sentences_are_plain_words(client: FlaskClient, game: str) -> None:
+    """§3: no option id, field name, file name or place pattern in a "why?" sentence."""
+    rulings = client.get(f"/rules/{game}.json").json["rulings"]
+    leaks = {k: v["text"] for k, v in rulings.items() if OPTION_IDS.search(v["text"])}
+    assert leaks == {}
+    if game == "wuxing":
+        assert "With “rock-paper-scissors”" in rulings["wx-12"]["text"]
+
+
+@pytest.mark.browser
+def test_the_why_is_a_whole_tap_target(browser: Any, live_server: tuple[str, Any]) -> None:
+    """§3: every "why?" a player meets is at least 44x44 CSS px, on a 360 px phone too."""
+    _base, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "wuxing", 3)
+    page = phone(browser, t["seats"][0]["join_url"], SMALL)
+    whys = page.locator("details.why > summary")
+    page.wait_for_selector("details.why > summary")
+    sizes = [whys.nth(i).bounding_box() for i in range(whys.count())]
+    seen = [(round(b["width"]), round(b["height"])) for b in sizes if b and b["width"] > 0]
+    assert seen, "no why? on the phone at the start"
+    assert all(w >= 44 and h >= 44 for w, h in seen), seen
+    page.context.close()
