@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from webtools import GAMES, make_table
+from webtools import GAMES, bearer, make_table
 
 PHONE = {"width": 390, "height": 844}
 SMALL = {"width": 360, "height": 640}
@@ -51,3 +51,30 @@ def test_the_why_is_a_whole_tap_target(browser: Any, live_server: tuple[str, Any
     assert seen, "no why? on the phone at the start"
     assert all(w >= 44 and h >= 44 for w, h in seen), seen
     page.context.close()
+
+
+@pytest.mark.browser
+def test_a_refusal_says_what_the_table_waits_for(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§4: God Num, one player's turn; another shows a card. Their phone says the table
+    waits for that player and what they do, not a generic "show a card you can play now"."""
+    from playwright.sync_api import expect
+
+    _, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "godnum", 3)
+    view = app.test_client().get(f"/api/tables/{t['table']}",
+                                 headers=bearer(t["host_token"])).json["view"]
+    turn = view["turn"]
+    other = t["seats"][turn % 3]
+    name = t["seats"][turn - 1]["name"]
+    assert view["prompt"].startswith(f"{name}: play one card"), view["prompt"]
+    ben = phone(browser, other["join_url"])
+    card = t["run"].cards[0]
+    r = app.test_client().post(f"/api/tables/{t['table']}/scans",
+                               headers=bearer(other["token"]),
+                               json={"payload": card.payload, "zone": "pot"})
+    assert r.status_code == 409, r.json
+    step = ben.locator("#refusal .next-step")
+    expect(step).to_contain_text(f"Nothing changed. The table waits for {name}: play one card")
+    expect(step).not_to_contain_text("can play now")
+    ben.context.close()
