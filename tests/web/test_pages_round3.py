@@ -78,3 +78,32 @@ def test_a_refusal_says_what_the_table_waits_for(
     expect(step).to_contain_text(f"Nothing changed. The table waits for {name}: play one card")
     expect(step).not_to_contain_text("can play now")
     ben.context.close()
+
+
+@pytest.mark.browser
+def test_the_header_names_the_table_and_the_referee_links_are_buttons(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§7: every page's bar says the game and who plays, never the six-letter id; the big
+    screen's bar is its h1; "Copy link" and each seat's link are 44 px tall, named links."""
+    base, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "shrine", 3)
+    tid = t["table"]
+    pages = {"phone": phone(browser, t["seats"][0]["join_url"], SMALL),
+             "big": phone(browser, f"{base}/t/{tid}?token={t['host_token']}", LAPTOP),
+             "referee": phone(browser, f"{base}/t/{tid}/referee?token={t['host_token']}",
+                              LAPTOP)}
+    for name, page in pages.items():
+        bar = page.locator(".bar .where").inner_text()
+        assert "Shrine" in bar and "Ana" in bar and tid not in bar, (name, bar)
+    assert pages["big"].locator("h1").count() == 1
+    ref = pages["referee"]
+    assert ref.locator("#copy-referee").bounding_box()["height"] >= 44
+    links = ref.locator("a.seat-link")
+    assert links.count() == 3
+    for i in range(3):
+        link = links.nth(i)
+        assert link.inner_text().strip() == f"Open {t['seats'][i]['name']}'s phone page"
+        box = link.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, box
+    for page in pages.values():
+        page.context.close()
