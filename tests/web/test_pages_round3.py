@@ -107,3 +107,52 @@ def test_the_header_names_the_table_and_the_referee_links_are_buttons(
         assert box["height"] >= 44 and box["width"] >= 44, box
     for page in pages.values():
         page.context.close()
+
+
+def _played_to_the_end(app: Any, t: dict[str, Any]) -> int:
+    import random
+
+    from web import services
+
+    table = services(app).tables.get(t["table"])
+    rng = random.Random(3)
+    client = app.test_client()
+    while not table.match.state.finished:
+        event = table.rules.random_play(table.match.state, rng)
+        r = client.post(f"/api/tables/{t['table']}/actions", headers=bearer(t["host_token"]),
+                        json={**event, "version": table.version})
+        assert r.status_code == 200, r.json
+    return int(table.version)
+
+
+@pytest.mark.browser
+def test_the_replay_opens_at_the_start_with_its_controls_in_view(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§5: the replay opens at step 0; on a 360 px phone Start, End, the slider and both
+    steps are in view and 44 px; the CSV link is a 44 px control; a step says who entered
+    it ("entered by Ana")."""
+    from playwright.sync_api import expect
+
+    base, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "shrine", 3)
+    steps = _played_to_the_end(app, t)
+    page = browser.new_context(viewport=SMALL, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{base}/t/{t['table']}/replay?token={t['seats'][0]['token']}")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-step", "0", timeout=20_000)
+    for name in ("replay-first", "replay-prev", "replay-next", "replay-last"):
+        box = page.locator(f"#{name}").bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (name, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= SMALL["width"], (name, box)
+        assert box["y"] + box["height"] <= SMALL["height"], (name, box)
+    page.locator("#replay-last").click()
+    expect(body).to_have_attribute("data-step", str(steps))
+    page.locator("#replay-first").click()
+    expect(body).to_have_attribute("data-step", "0")
+    page.locator("#replay-next").click()
+    expect(body).to_have_attribute("data-step", "1")
+    expect(page.locator("label.replay-slider")).to_contain_text("entered by the referee")
+    csv = page.locator("#replay-csv").bounding_box()
+    assert csv is not None and csv["height"] >= 44, csv
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    page.context.close()

@@ -83,7 +83,9 @@ function board(v, s, zoom) {
     const x = (t.col - 1) * CELL, y = (t.row - 1) * CELL;
     const g = h("svg:g", {class: "tile k-" + t.kind + (reach.has(t.id) || go ? " reach" : "") + (go ? " go" : ""),
       "data-tile": t.id, "data-mark": t.mark || "", role: go ? "button" : null, tabindex: go ? "0" : null,
-      "aria-label": go ? `move to ${t.id} (${t.word})` : null},
+      // The name starts with what the tile shows (axe label-content-name-mismatch, issue 29 §6).
+      "aria-label": go ? [t.id, t.mark, corners.has(t.id) ? "start/end" : null].filter(Boolean).join(" ")
+        + `: move here (${t.word})` : null},
       h("svg:rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4, fill: tint(t.fill), "data-fill": t.fill}),
       h("svg:text", {x: x + 3, y: y + 9, class: "tid"}, t.id),
       corners.has(t.id) ? h("svg:text", {x: x + CELL / 2, y: y + CELL - 3, class: "corner", "text-anchor": "middle"}, "start/end") : null,
