@@ -156,3 +156,42 @@ def test_the_replay_opens_at_the_start_with_its_controls_in_view(
     assert csv is not None and csv["height"] >= 44, csv
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
     page.context.close()
+
+
+@pytest.mark.browser
+def test_shrine_bid_buttons_go_up_to_what_the_player_may_bid(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§8: the bidder's phone has a button for every legal bid, up to the most they may bid
+    (the engine's list), not only its first few suggestions."""
+    import random
+
+    from playwright.sync_api import expect
+
+    from companion.games.shrine.adjudicate import legal_bids
+    from web import services
+
+    _, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "shrine", 3,
+                   options={"start_oinks": 17})
+    table = services(app).tables.get(t["table"])
+    rng = random.Random(2)
+    client = app.test_client()
+    while not (table.match.state.phase == "bidding"
+               and legal_bids(table.match.state, table.match.state.turn)[-1:] > [11]):
+        assert not table.match.state.finished, "no bid of more than 11 Oinks"
+        event = table.rules.random_play(table.match.state, rng)
+        if event["type"] == "bid":  # keep the standing bid low: many choices stay open
+            event = {"type": "pass", **{k: v for k, v in event.items()
+                                        if k not in ("type", "amount")}}
+        r = client.post(f"/api/tables/{t['table']}/actions", headers=bearer(t["host_token"]),
+                        json={**event, "version": table.version})
+        assert r.status_code == 200, r.json
+    seat = table.match.state.turn
+    legal = legal_bids(table.match.state, seat)
+    page = phone(browser, t["seats"][seat - 1]["join_url"], SMALL)
+    buttons = page.locator("#actions .action[data-action=bid] button.choice")
+    expect(buttons.first).to_be_visible()
+    values = [int(buttons.nth(i).get_attribute("data-value") or "") for i in range(buttons.count())]
+    assert values == legal, (values, legal)
+    assert values[-1] > 11
+    page.context.close()

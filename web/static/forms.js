@@ -145,9 +145,23 @@ function byName(v) {
   return v;
 }
 
+// Every legal amount up to what the player may bid (issue 29 §8: Shrine's buttons stopped at
+// the engine's few suggestions, 11, when 17 was allowed): min..max without the forbidden
+// last digits, when that is a row of buttons a phone can hold.
+const ALL_AMOUNTS = 30;
+function amounts(f) {
+  if (!Array.isArray(f.suggest) || !f.suggest.length) return [];
+  if (f.min === undefined || f.max === undefined || f.max - f.min >= ALL_AMOUNTS * 2) return f.suggest;
+  const banned = new Set(f.forbidden_units || []);
+  const all = [];
+  for (let n = f.min; n <= f.max; n++) if (!banned.has(n % 10)) all.push(n);
+  return all.length <= ALL_AMOUNTS ? all : f.suggest;
+}
+
 function intPicker(a, f, base) {
-  if (Array.isArray(f.suggest) && f.suggest.length && f.suggest.length <= MANY) {
-    return h("div", {class: "buttons"}, f.suggest.map((n) => h("button", {type: "button", class: "choice",
+  const list = amounts(f);
+  if (list.length && (list.length <= MANY || list.length > f.suggest.length)) {
+    return h("div", {class: "buttons amounts"}, list.map((n) => h("button", {type: "button", class: "choice",
       "data-action": a.type, "data-value": String(n), onclick: (ev) => post(a, {...base, [f.name]: n}, ev.currentTarget)},
       sayNumber(f, n))));
   }
@@ -342,7 +356,7 @@ function actionBox(a) {
     if (f.kind === "int") {
       const buttons = intPicker(a, f, base);
       // Buttons for the likely numbers; any other legal one typed under "another amount".
-      const more = buttons && f.max !== undefined && Math.max(...f.suggest) < f.max
+      const more = buttons && f.max !== undefined && Math.max(...amounts(f)) < f.max
         ? h("details", {class: "type-code"}, h("summary", {}, "another amount"), fieldForm(a, true)) : null;
       if (buttons) return h("div", {class: "action", "data-action": a.type}, head(a), buttons, more);
     }
