@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from webtools import GAMES, bearer, make_table
+from webtools import GAMES, PLAYERS, bearer, make_table
 
 PHONE = {"width": 390, "height": 844}
 SMALL = {"width": 360, "height": 640}
 LAPTOP = {"width": 1366, "height": 768}
+TV = {"width": 1920, "height": 1080}
 
 
 def phone(browser: Any, url: str, viewport: dict[str, int] = PHONE) -> Any:
@@ -194,4 +195,133 @@ def test_shrine_bid_buttons_go_up_to_what_the_player_may_bid(
     values = [int(buttons.nth(i).get_attribute("data-value") or "") for i in range(buttons.count())]
     assert values == legal, (values, legal)
     assert values[-1] > 11
+    page.context.close()
+
+
+# axe's rules a player notices on these pages, beyond the default set: a name that does not
+# start with what a control shows (experimental in axe-core, so enabled by name).
+AXE_OPTIONS = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
+HEADINGS = ("heading-order", "page-has-heading-one")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_axe_in_the_thick_of_the_game(game: str, browser: Any,
+                                      live_server: tuple[str, Any]) -> None:
+    """§6: 30 plays in (Mountains & Rivers: moves, greyed actions, the board to tap), the
+    big screen, the referee page and a phone have no critical or serious axe violation,
+    label-content-name-mismatch included, and their headings are in order with one h1."""
+    import random
+
+    from axe_playwright_python.sync_playwright import Axe
+
+    from web import services
+
+    base, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), game, PLAYERS[game])
+    table = services(app).tables.get(t["table"])
+    rng = random.Random(1)
+    client = app.test_client()
+    for _ in range(30):
+        if table.match.state.finished:
+            break
+        event = table.rules.random_play(table.match.state, rng)
+        r = client.post(f"/api/tables/{t['table']}/actions", headers=bearer(t["host_token"]),
+                        json={**event, "version": table.version})
+        assert r.status_code == 200, r.json
+    axe = Axe()
+    problems = []
+    for name, url, viewport in (
+            ("big screen", f"{base}/t/{t['table']}?token={t['host_token']}", TV),
+            ("referee", f"{base}/t/{t['table']}/referee?token={t['host_token']}", LAPTOP),
+            *((f"phone {s['name']}", s["join_url"], PHONE) for s in t["seats"][:2])):
+        page = phone(browser, url, viewport)
+        page.wait_for_timeout(300)  # the snapshot drawn
+        for v in axe.run(page, options=AXE_OPTIONS).response["violations"]:
+            if v["impact"] in ("critical", "serious") or v["id"] in HEADINGS:
+                problems.append(f"{name}: {v['id']} ({v['impact']}) "
+                                f"{[n['target'] for n in v['nodes'][:3]]}")
+        page.context.close()
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_gem_complete_ends_as_the_game_is_won(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§8: a Deck Out: the end box says whose deck ran out and scores decks, not gems (the
+    winner never reads as behind); the loser is not told to draw from the empty deck."""
+    import random
+
+    from playwright.sync_api import expect
+
+    from web import services
+
+    _, app = live_server
+    client = app.test_client()
+    for seed in range(1, 20):
+        t = make_table(client, Path(app.config["DATA_DIR"]), "gemcomplete", 2, seed=seed)
+        table = services(app).tables.get(t["table"])
+        rng = random.Random(seed)
+        while not table.match.state.finished:
+            event = table.rules.random_play(table.match.state, rng)
+            r = client.post(f"/api/tables/{t['table']}/actions",
+                            headers=bearer(t["host_token"]),
+                            json={**event, "version": table.version})
+            assert r.status_code == 200, r.json
+        last = client.get(f"/api/tables/{t['table']}",
+                          headers=bearer(t["host_token"])).json["last_play"]
+        if last.get("outcome") == "deck_out":
+            break
+    else:
+        pytest.fail("no random game ended by Deck Out")
+    winner = table.match.state.winners[0]
+    loser = 3 - winner
+    names = {i: s["name"] for i, s in enumerate(t["seats"], 1)}
+    page = phone(browser, t["seats"][loser - 1]["join_url"], SMALL)
+    end = page.locator("#end")
+    expect(end).to_contain_text(f"{names[loser]}'s deck ran out")
+    expect(end.locator("ol.standings li").first).to_contain_text(names[winner])
+    expect(end.locator("ol.standings li").nth(1)).to_contain_text("deck empty")
+    assert "gem" not in end.locator("ol.standings").inner_text().lower()
+    expect(page.locator("#physical")).to_be_hidden()
+    page.context.close()
+
+
+# Card tiles whose name runs past the tile (its letters cut off by the tile's edge).
+CUT_NAMES = """() => [...document.querySelectorAll("#actions .card-tile .card-name")]
+  .filter((n) => n.getClientRects().length)
+  .filter((n) => { const t = n.closest(".card-tile").getBoundingClientRect();
+                   const r = n.getBoundingClientRect();
+                   return r.left < t.left - 0.5 || r.right > t.right + 0.5
+                     || n.scrollWidth > n.clientWidth + 1; })
+  .map((n) => n.textContent)"""
+
+
+@pytest.mark.browser
+def test_gem_complete_card_names_fit_their_tiles_on_a_small_phone(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§8: in the Main Phase on a 360 px phone every card's name is inside its tile
+    ("Rockslide", not "ockslide") and at least 9 px tall."""
+    import random
+
+    from web import services
+
+    _, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "gemcomplete", 2)
+    table = services(app).tables.get(t["table"])
+    rng = random.Random(2)
+    client = app.test_client()
+    while table.match.state.step != "main":
+        event = table.rules.random_play(table.match.state, rng)
+        r = client.post(f"/api/tables/{t['table']}/actions", headers=bearer(t["host_token"]),
+                        json={**event, "version": table.version})
+        assert r.status_code == 200, r.json
+    page = phone(browser, t["seats"][table.match.state.turn - 1]["join_url"], SMALL)
+    page.wait_for_selector("#actions .card-tile .card-name")
+    assert page.evaluate(CUT_NAMES) == []
+    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+        "#actions .card-tile .card-name")].filter((n) => n.getClientRects().length)
+        .map((n) => parseFloat(getComputedStyle(n).fontSize)))""")
+    assert smallest >= 9, smallest
     page.context.close()

@@ -13,7 +13,10 @@ let previous = null;     // the previous snapshot's last_play (what an undo void
 
 function playWords(s) {
   const lp = s.last_play;
-  if (lp && lp.text) return {text: lp.text, rule: lp.rule, physical: lp.physical || [], cards: lp.cards || [], outcome: lp.outcome};
+  // A play that ran a deck out ended the game: nobody draws from the empty deck after "Game
+  // over" (issue 29 §8, Gem Complete's Deck Out, GC-5).
+  const over = s.finished && lp && lp.outcome === "deck_out";
+  if (lp && lp.text) return {text: lp.text, rule: lp.rule, physical: over ? [] : (lp.physical || []), cards: lp.cards || [], outcome: lp.outcome};
   const v = s.view || {};
   return {text: v.ruling || "", rule: v.rule, physical: [], cards: [], outcome: ""};
 }
