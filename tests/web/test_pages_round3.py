@@ -325,3 +325,47 @@ def test_gem_complete_card_names_fit_their_tiles_on_a_small_phone(
         .map((n) => parseFloat(getComputedStyle(n).fontSize)))""")
     assert smallest >= 9, smallest
     page.context.close()
+
+
+@pytest.mark.browser
+def test_mountains_skill_3_picks_its_tile_on_the_board(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§8: Qing Luan's skill 3 (move one player anywhere) is Ben's button, then a tap on the
+    board, not a list of 72 tile codes."""
+    from playwright.sync_api import expect
+
+    from web import services
+
+    _, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "mountains", 2)
+    tid, host = t["table"], t["host_token"]
+    table = services(app).tables.get(tid)
+
+    def post(event: dict[str, Any]) -> None:
+        r = client.post(f"/api/tables/{tid}/actions", headers=bearer(host),
+                        json={**event, "version": table.version})
+        assert r.status_code == 200, r.json
+
+    chars = {c.face.id: c.serial for c in t["run"].cards if c.deck == "character"}
+    post({"type": "roll", "seat": 1, "die": 6})
+    post({"type": "roll", "seat": 2, "die": 5})
+    post({"type": "scan", "card": chars["qing-luan"], "zone": "seat:1"})
+    if table.rules.actions(table.match.state, 2):
+        post({"type": "scan", "card": chars["xi-bian"], "zone": "seat:2"})
+    post({"type": "corner", "seat": 1, "corner": "A1"})
+    page = phone(browser, t["seats"][0]["join_url"])
+    box = page.locator("#actions > div.action[data-action=skill]",
+                       has_text="Move one player anywhere")
+    expect(box).to_contain_text("tap a tile on the board")
+    box.locator("button.choice", has_text="Ben").click()
+    tile = box.locator("svg.mr-board g.tile.go[data-tile='E5']")
+    expect(tile).to_have_attribute("aria-label", re.compile(r"^E5\b.*choose this tile"))
+    assert box.locator("svg.mr-board g.tile.go").count() >= 70
+    v = table.version
+    tile.click()
+    page.locator("dialog.confirm button.yes").click()
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    ben = next(p for p in table.rules.view(table.match.state, None)["players"] if p["seat"] == 2)
+    assert ben["tile"] == "E5"
+    page.context.close()

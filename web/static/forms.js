@@ -333,6 +333,26 @@ function actionBox(a) {
       boards[C.game](store.snap),
       h("details", {class: "type-code"}, h("summary", {}, "or pick from a list"), choiceButtons(a, open[0], base)));
   }
+  const tileField = open.find((f) => f.name === "tile" && f.kind === "choice");
+  const others = open.filter((f) => f !== tileField);
+  if (tileField && boards[C.game] && others.length <= 1 && others.every((f) => f.kind === "choice" && (f.choices || []).length)) {
+    // A tile to choose (Mountains' skill 3, issue 29 §8): tapped on the board, not found in
+    // a list of 72 codes; a player to move first, as buttons (the first one chosen).
+    const other = others[0];
+    let chosen = other ? other.choices[0].value : null;
+    const who = other ? h("div", {class: "buttons", role: "group", "aria-label": plain(other.label).text},
+      other.choices.map((c, i) => h("button", {type: "button", class: "choice secondary", "data-value": JSON.stringify(c.value),
+        "aria-pressed": i === 0 ? "true" : "false", onclick: (ev) => {
+          chosen = c.value;
+          for (const b of ev.currentTarget.parentNode.children) b.setAttribute("aria-pressed", String(b === ev.currentTarget));
+        }}, plain(c.label).text))) : null;
+    const pick = {tiles: (tileField.choices || []).map((c) => c.value), word: "choose this tile",
+      onPick: (tile) => post(a, {...base, ...(other ? {[other.name]: chosen} : {}), [tileField.name]: tile}, null)};
+    return h("div", {class: "action", "data-action": a.type},
+      head(a, plain(a.label).text + (other ? ": pick the player, then tap a tile on the board" : ": tap a tile on the board")),
+      who, boards[C.game](store.snap, pick),
+      h("details", {class: "type-code"}, h("summary", {}, "or type it in a form"), fieldForm(a, true)));
+  }
   if (open.length === 1) {
     const f = open[0];
     if (f.kind === "choice" && !f.optional && ((f.choices || []).length <= MANY || faceChoices(f)) && f.default === undefined) {
