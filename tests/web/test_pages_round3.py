@@ -369,3 +369,89 @@ def test_mountains_skill_3_picks_its_tile_on_the_board(
     ben = next(p for p in table.rules.view(table.match.state, None)["players"] if p["seat"] == 2)
     assert ben["tile"] == "E5"
     page.context.close()
+
+
+def _god_num_bound(app: Any, t: dict[str, Any]) -> Any:
+    """Plays until the player on turn has a bound legion and a card they may not play."""
+    import random
+
+    from web import services
+
+    table = services(app).tables.get(t["table"])
+    rng = random.Random(1)
+    client = app.test_client()
+    while True:
+        s = table.match.state
+        view = table.rules.view(s, None)
+        turn = view["turn"]
+        acts = {a["type"]: a for a in table.rules.actions(s, turn)} if turn else {}
+        choices = acts["play"]["fields"][0]["choices"] if "play" in acts else []
+        if choices and not any("group" in c for c in choices) \
+                and any("disabled" in c for c in choices) and "discard" in acts:
+            return table
+        assert not s.finished
+        event = table.rules.random_play(s, rng)
+        r = client.post(f"/api/tables/{t['table']}/actions", headers=bearer(t["host_token"]),
+                        json={**event, "version": table.version})
+        assert r.status_code == 200, r.json
+
+
+@pytest.mark.browser
+def test_god_num_hand_puts_the_playable_cards_first_and_says_a_reason_once(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§1: with a legion bound, the cards the player may play come first, in the first
+    screen of a 390 px phone, four small tiles to a row; every other card's reason is said
+    once over its row, never on each tile."""
+    _, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "godnum", 3)
+    table = _god_num_bound(app, t)
+    turn = table.rules.view(table.match.state, None)["turn"]
+    play = next(a for a in table.rules.actions(table.match.state, turn) if a["type"] == "play")
+    choices = play["fields"][0]["choices"]
+    reasons = {c["disabled"] for c in choices if "disabled" in c}
+    page = phone(browser, t["seats"][turn - 1]["join_url"])
+    box = page.locator("#actions > .action[data-action=play]")
+    tiles = box.locator(".card-tile")
+    page.wait_for_selector("#actions > .action[data-action=play] .card-tile")
+    first = tiles.first
+    assert first.get_attribute("aria-disabled") is None, "a playable card comes first"
+    assert first.bounding_box()["y"] + first.bounding_box()["height"] <= PHONE["height"]
+    heads = box.locator(".not-now-why")
+    assert sorted(heads.all_inner_texts()) == sorted(f"Not now: {r}" for r in reasons)
+    for reason in reasons:
+        assert reason not in " ".join(tiles.all_inner_texts())
+    row_y = [round(b["y"]) for b in (tiles.nth(i).bounding_box() for i in range(tiles.count()))]
+    assert max(row_y.count(y) for y in set(row_y)) >= 4, "four tiles to a row"
+    page.context.close()
+
+
+@pytest.mark.browser
+def test_god_num_discard_is_a_tap_on_each_card(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§1: two discards are a tap on each card's tile and one on "Discard", no 20 px
+    checkboxes."""
+    from playwright.sync_api import expect
+
+    _, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "godnum", 3)
+    table = _god_num_bound(app, t)
+    turn = table.rules.view(table.match.state, None)["turn"]
+    discard = next(a for a in table.rules.actions(table.match.state, turn)
+                   if a["type"] == "discard")
+    two = [c["value"] for c in discard["fields"][0]["choices"][:2]]
+    page = phone(browser, t["seats"][turn - 1]["join_url"])
+    box = page.locator("#actions > .action[data-action=discard]")
+    expect(box.locator(".card-tile").first).to_be_visible()
+    assert box.locator("input[type=checkbox]").count() == 0
+    for face in two:
+        tile = box.locator(f".card-tile[data-face='{face}']")
+        size = tile.bounding_box()
+        assert size["width"] >= 44 and size["height"] >= 44, size
+        tile.click()
+        expect(tile).to_have_attribute("aria-pressed", "true")
+    v = table.version
+    box.locator("button.send-picked").click()
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    event = table.match.events[-1]
+    assert event["type"] == "discard" and sorted(event["cards"]) == sorted(two), event
+    page.context.close()

@@ -58,7 +58,8 @@ function choiceButtons(a, f, base, wrap) {
     const tap = blocked ? refusedTap(blocked) : (ev) => post(a, {...base, [f.name]: put(c.value)}, ev.currentTarget);
     const copies = c.copies > 1 ? `×${c.copies}` : null;
     if (typeof c.value === "string" && store.faces[c.value]) {
-      const note = [copies, c.hint ? plain(c.hint).text : (blocked ? plain(blocked).text : null)].filter(Boolean).join(" · ");
+      // A blocked card's reason is its row's heading (faceRows): said once, not per tile.
+      const note = [copies, c.hint ? plain(c.hint).text : null].filter(Boolean).join(" · ");
       const tile = cardTile(c.value, {blocked, note: note || null, onTap: tap});
       tile.classList.add("choice");
       tile.dataset.action = a.type;
@@ -72,11 +73,61 @@ function choiceButtons(a, f, base, wrap) {
   };
   const choices = f.choices || [];
   const groups = [...new Set(choices.map((c) => c.group).filter(Boolean))];
-  const row = (list) => h("div", {class: faceChoices(f) ? "card-tiles legal" : "buttons"}, list.map(one));
+  const row = (list) => faceChoices(f) ? faceRows(list, one) : h("div", {class: "buttons"}, list.map(one));
   if (groups.length < 2) return row(choices);
   // Several legions (God Num before one is bound, GN-2 rev. 2): a tap chooses the legion,
   // then only its cards show (issue 20), not 120 faces in sideways rows.
   return legionPicker(groups, (g) => row(choices.filter((c) => c.group === g)));
+}
+
+// Card faces to choose from (God Num's hand, issue 29 §1): what can be played first, as
+// small tiles four to a phone's row; then the others under their shared reason, said once
+// ("Not now: needs a number above 10"), not on every tile.
+function faceRows(list, one) {
+  const reason = (c) => c.disabled || (c.ok === false ? (c.why || "not allowed now") : null);
+  const now = list.filter((c) => !reason(c));
+  const later = new Map();
+  for (const c of list.filter(reason)) {
+    const r = plain(reason(c)).text;
+    later.set(r, [...(later.get(r) || []), c]);
+  }
+  const tiles = (xs) => h("div", {class: "card-tiles legal many"}, xs.map(one));
+  return h("div", {class: "face-rows"}, now.length ? tiles(now) : null,
+    [...later].map(([r, xs]) => h("div", {class: "not-now"}, h("p", {class: "not-now-why"}, `Not now: ${r}`), tiles(xs))));
+}
+
+// Several cards to choose (God Num's discard, issue 29 §1): a tap on a card's tile takes it
+// (a second tap another copy, past the last copy none), then one button sends them all.
+function faceTaps(a, f, base) {
+  const picked = new Map();
+  const send = h("button", {type: "button", class: "send-picked", disabled: true, "data-action": a.type}, "Choose cards first");
+  const words = () => {
+    const n = [...picked.values()].reduce((x, y) => x + y, 0);
+    send.disabled = n === 0;
+    send.textContent = n ? `${plain(a.label).text.replace(/\s*\(.*\)$/, "")}: ${n} card${n === 1 ? "" : "s"}` : "Choose cards first";
+  };
+  const tile = (c) => {
+    const copies = c.copies || 1;
+    const t = cardTile(c.value, {note: copies > 1 ? `×${copies}` : null, onTap: () => {
+      const n = ((picked.get(c.value) || 0) + 1) % (copies + 1);
+      if (n) picked.set(c.value, n); else picked.delete(c.value);
+      t.setAttribute("aria-pressed", String(n > 0));
+      t.dataset.picked = String(n);
+      const note = t.querySelector(".card-note");
+      if (note) note.textContent = n ? `${n} of ${copies}` : `×${copies}`;
+      words();
+    }});
+    t.classList.add("choice");
+    t.setAttribute("aria-pressed", "false");
+    t.dataset.value = JSON.stringify(c.value);
+    return t;
+  };
+  send.addEventListener("click", async (ev) => {
+    const cards = [...picked].flatMap(([v, n]) => Array(n).fill(v));
+    const r = await post(a, {...base, [f.name]: cards}, ev.currentTarget);
+    if (r && r.ok) { picked.clear(); words(); }
+  });
+  return [h("div", {class: "card-tiles legal many picks"}, (f.choices || []).map(tile)), send];
 }
 
 // The legion this page looks at (God Num): kept across redraws until it is no choice any more.
@@ -361,6 +412,10 @@ function actionBox(a) {
     if (f.kind === "choices" && f.count === 1 && f.default === undefined) {
       // One card to choose (God Num's Burden, GN-3): one tap on it.
       return h("div", {class: "action", "data-action": a.type}, head(a), choiceButtons(a, f, base, (v) => [v]));
+    }
+    if (f.kind === "choices" && !f.count && f.default === undefined && faceChoices(f)
+        && !(f.choices || []).some((c) => c.group)) {
+      return h("div", {class: "action", "data-action": a.type}, head(a), faceTaps(a, f, base));
     }
     if (f.kind === "card" && f.multiple && fieldFaces(f).length) {
       // One card at a time from a known set (Gem Complete's reveal, GC-4): a tile is a tap;
