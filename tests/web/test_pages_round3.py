@@ -455,3 +455,40 @@ def test_god_num_discard_is_a_tap_on_each_card(
     event = table.match.events[-1]
     assert event["type"] == "discard" and sorted(event["cards"]) == sorted(two), event
     page.context.close()
+
+
+@pytest.mark.browser
+def test_history_remembers_every_referee_page_opened_and_play_again(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§2: a referee link opened straight (printed, the demo) is in "Your games" on that
+    device; "Play again" carries the memory on to the new table; "Forget it on this device"
+    forgets it for good (a shared computer)."""
+    from playwright.sync_api import expect
+
+    from web import services
+
+    base, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "shrine", 3)
+    _played_to_the_end(app, t)
+    page = phone(browser, f"{base}/t/{t['table']}/referee?token={t['host_token']}", LAPTOP)
+    expect(page.locator("#remembered")).to_be_visible()
+    page.locator("#play-again").click()
+    expect(page).not_to_have_url(re.compile(t["table"]), timeout=20_000)
+    page.wait_for_selector("#live.on", timeout=20_000)
+    new = next(x.id for x in services(app).tables.all() if x.id != t["table"])
+    page.goto(f"{base}/history")
+    rows = page.locator("#history-tables li")
+    expect(rows).to_have_count(2, timeout=20_000)
+    expect(rows.filter(has_text="still in play")).to_have_count(1)
+    # Forgotten on the new table's page: gone from the history, and not remembered again.
+    links = page.evaluate("JSON.parse(localStorage.getItem('companion.referee-links.v2'))")
+    new_link = next(x["referee"] for x in links if x["table"] == new)
+    page.goto(new_link)
+    page.wait_for_selector("#live.on", timeout=20_000)
+    page.locator("#remembered button.forget-here").click()
+    expect(page.locator("#remembered")).to_contain_text("no longer remembers")
+    page.reload()
+    page.wait_for_selector("#live.on", timeout=20_000)
+    page.goto(f"{base}/history")
+    expect(rows).to_have_count(1, timeout=20_000)
+    page.context.close()
