@@ -106,6 +106,9 @@ def test_the_header_names_the_table_and_the_referee_links_are_buttons(
         assert link.inner_text().strip() == f"Open {t['seats'][i]['name']}'s phone page"
         box = link.bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44, box
+    big = ref.locator("#big-screen")
+    assert big.inner_text().strip() == "Open the big screen"
+    assert big.bounding_box()["height"] >= 44
     for page in pages.values():
         page.context.close()
 
