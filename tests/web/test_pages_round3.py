@@ -362,6 +362,7 @@ def test_mountains_skill_3_picks_its_tile_on_the_board(
                        has_text="Move one player anywhere")
     expect(box).to_contain_text("tap a tile on the board")
     box.locator("button.choice", has_text="Ben").click()
+    box.locator("details.board-pick > summary").click()
     tile = box.locator("svg.mr-board g.tile.go[data-tile='E5']")
     expect(tile).to_have_attribute("aria-label", re.compile(r"^E5\b.*choose this tile"))
     assert box.locator("svg.mr-board g.tile.go").count() >= 70

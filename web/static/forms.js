@@ -399,9 +399,14 @@ function actionBox(a) {
         }}, plain(c.label).text))) : null;
     const pick = {tiles: (tileField.choices || []).map((c) => c.value), word: "choose this tile",
       onPick: (tile) => post(a, {...base, ...(other ? {[other.name]: chosen} : {}), [tileField.name]: tile}, null)};
+    // Folded: the turn's own move board stays the one in sight; a tap opens this one.
+    const fold = h("details", {class: "board-pick"}, h("summary", {}, "Tap the tile on the board"));
+    fold.addEventListener("toggle", () => {
+      if (fold.open && !fold.querySelector("svg")) fold.append(boards[C.game](store.snap, pick));
+    });
     return h("div", {class: "action", "data-action": a.type},
       head(a, plain(a.label).text + (other ? ": pick the player, then tap a tile on the board" : ": tap a tile on the board")),
-      who, boards[C.game](store.snap, pick),
+      who, fold,
       h("details", {class: "type-code"}, h("summary", {}, "or type it in a form"), fieldForm(a, true)));
   }
   if (open.length === 1) {
