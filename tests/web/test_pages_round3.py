@@ -496,3 +496,46 @@ def test_history_remembers_every_referee_page_opened_and_play_again(
     page.goto(f"{base}/history")
     expect(rows).to_have_count(1, timeout=20_000)
     page.context.close()
+
+
+@pytest.mark.browser
+def test_gem_complete_declaration_taps_the_locus_cards(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§8: the Complete Declaration shows the player's Locus cards, each a tile named with
+    its position; six taps and "Complete Declaration" declare, no numbered checkboxes."""
+    import random
+
+    from playwright.sync_api import expect
+
+    from web import services
+
+    _, app = live_server
+    t = make_table(app.test_client(), Path(app.config["DATA_DIR"]), "gemcomplete", 2)
+    table = services(app).tables.get(t["table"])
+    rng = random.Random(2)
+    client = app.test_client()
+    while not (table.match.state.step == "declaration"
+               and len(table.match.state.side(table.match.state.turn).locus) >= 6):
+        assert not table.match.state.finished
+        event = table.rules.random_play(table.match.state, rng)
+        r = client.post(f"/api/tables/{t['table']}/actions", headers=bearer(t["host_token"]),
+                        json={**event, "version": table.version})
+        assert r.status_code == 200, r.json
+    seat = table.match.state.turn
+    page = phone(browser, t["seats"][seat - 1]["join_url"], SMALL)
+    box = page.locator("#actions > div.action[data-action=declare]")
+    expect(box.locator(".card-tile").first).to_be_visible()
+    assert box.locator("input[type=checkbox]").count() == 0
+    locus = table.rules.view(table.match.state, seat)["seats"][seat - 1]["locus"]
+    expect(box.locator(".card-tile[data-value='1']")).to_contain_text(locus[0]["name"])
+    expect(box.locator(".card-tile[data-value='1']")).to_contain_text("position 1")
+    for pos in range(1, 7):
+        box.locator(f".card-tile[data-value='{pos}']").click()
+    v = table.version
+    send = box.locator("button.send-picked")
+    expect(send).to_be_enabled()
+    send.click()
+    expect(page.locator("body")).to_have_attribute("data-version", str(v + 1), timeout=20_000)
+    event = table.match.events[-1]
+    assert event["type"] == "declare" and event["positions"] == [1, 2, 3, 4, 5, 6], event
+    page.context.close()

@@ -130,6 +130,40 @@ function faceTaps(a, f, base) {
   return [h("div", {class: "card-tiles legal many picks"}, (f.choices || []).map(tile)), send];
 }
 
+// Exactly ``count`` of several choices (Gem Complete's Complete Declaration, GC-4: six Locus
+// positions): a tap on each, drawn as the card that lies there when this page knows it
+// (issue 29 §8: not bare numbered checkboxes with the cards far below), then one button.
+function countTaps(a, f, base) {
+  const picked = new Set();
+  const me = ((store.snap && store.snap.view && store.snap.view.seats) || []).find((x) => x.seat === (a.seat || C.seat));
+  const at = Object.fromEntries(((me && me.locus) || []).map((x) => [x.position, x]));
+  const send = h("button", {type: "button", class: "send-picked", disabled: true, "data-action": a.type}, `Choose ${f.count}`);
+  const words = () => {
+    send.disabled = picked.size !== f.count;
+    send.textContent = picked.size === f.count ? `${plain(a.label).text}: ${[...picked].sort((x, y) => x - y).join(", ")}`
+      : `Choose ${f.count - picked.size} more`;
+  };
+  const tile = (c) => {
+    const card = C.game === "gemcomplete" && f.name === "positions" ? at[c.value] : null;
+    const note = `position ${c.value}`;
+    const t = card && card.face ? cardTile(card.face, {note, onTap: () => toggle()})
+      : cardTile({name: plain(c.label ?? String(c.value)).text}, {note: card ? note + " · face down" : null, onTap: () => toggle()});
+    const toggle = () => {
+      if (picked.has(c.value)) picked.delete(c.value);
+      else if (picked.size < f.count) picked.add(c.value);
+      else { notice(`${f.count} already chosen: tap one to take it back.`, "info"); return; }
+      t.setAttribute("aria-pressed", String(picked.has(c.value)));
+      words();
+    };
+    t.classList.add("choice");
+    t.setAttribute("aria-pressed", "false");
+    t.dataset.value = JSON.stringify(c.value);
+    return t;
+  };
+  send.addEventListener("click", (ev) => post(a, {...base, [f.name]: [...picked].sort((x, y) => x - y)}, ev.currentTarget));
+  return [h("div", {class: "card-tiles legal many picks"}, (f.choices || []).map(tile)), send];
+}
+
 // The legion this page looks at (God Num): kept across redraws until it is no choice any more.
 export const legionShown = {name: null};
 export function legionPicker(groups, cardsOf) {
@@ -421,6 +455,9 @@ function actionBox(a) {
     if (f.kind === "choices" && !f.count && f.default === undefined && faceChoices(f)
         && !(f.choices || []).some((c) => c.group)) {
       return h("div", {class: "action", "data-action": a.type}, head(a), faceTaps(a, f, base));
+    }
+    if (f.kind === "choices" && f.count > 1 && f.default === undefined && !faceChoices(f)) {
+      return h("div", {class: "action", "data-action": a.type}, head(a), countTaps(a, f, base));
     }
     if (f.kind === "card" && f.multiple && fieldFaces(f).length) {
       // One card at a time from a known set (Gem Complete's reveal, GC-4): a tile is a tap;
