@@ -539,3 +539,42 @@ def test_gem_complete_declaration_taps_the_locus_cards(
     event = table.match.events[-1]
     assert event["type"] == "declare" and event["positions"] == [1, 2, 3, 4, 5, 6], event
     page.context.close()
+
+
+@pytest.mark.browser
+def test_a_proposed_effect_names_the_cards_it_takes(
+        browser: Any, live_server: tuple[str, Any]) -> None:
+    """§8: "Yes, do it" on an effect that takes cards from a discard pile (Excavate,
+    Restore) names those cards beside the sentence."""
+    import random
+
+    from playwright.sync_api import expect
+
+    from web import services
+
+    _, app = live_server
+    client = app.test_client()
+    t = make_table(client, Path(app.config["DATA_DIR"]), "gemcomplete", 2, seed=2)
+    table = services(app).tables.get(t["table"])
+    rng = random.Random(2)
+
+    def proposed() -> Any:
+        s = table.match.state
+        return next((a for a in table.rules.actions(s, s.turn) if a.get("proposed")
+                     and any(f["name"] == "cards" for f in a["fields"])), None)
+
+    while proposed() is None:
+        assert not table.match.state.finished, "no effect took cards in this game"
+        event = table.rules.random_play(table.match.state, rng)
+        r = client.post(f"/api/tables/{t['table']}/actions", headers=bearer(t["host_token"]),
+                        json={**event, "version": table.version})
+        assert r.status_code == 200, r.json
+    action = proposed()
+    cards = next(f for f in action["fields"] if f["name"] == "cards")
+    names = [next(c["label"] for c in cards["choices"] if c["value"] == v)
+             for v in cards["default"]]
+    page = phone(browser, t["seats"][table.match.state.turn - 1]["join_url"])
+    picks = page.locator("#actions form.action.proposed ul.proposal-picks")
+    for name in names:
+        expect(picks).to_contain_text(name)
+    page.context.close()

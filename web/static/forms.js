@@ -481,12 +481,23 @@ function actionBox(a) {
   return fieldForm(a);
 }
 
+// The cards a proposed effect takes, by name (issue 29 §8: Excavate's "Yes, do it" took a
+// pre-ticked card its sentence did not name).
+function proposedPicks(fields) {
+  const lines = fields.filter((f) => f.kind === "choices" && Array.isArray(f.default) && f.default.length).map((f) => {
+    const label = (v) => { const c = (f.choices || []).find((x) => JSON.stringify(x.value) === JSON.stringify(v)); return plain(c ? (c.label ?? String(v)) : String(v)).text; };
+    return h("li", {}, h("b", {}, plain(f.label || f.name).text + ": "), f.default.map(label).join(", "));
+  });
+  return lines.length ? h("ul", {class: "proposal-picks"}, lines) : null;
+}
+
 // The whole action as a form: each field's input, one button that says what it sends.
 function fieldForm(a, unfolded) {
   const fields = a.fields || [];
   const proposed = allDefaults(fields) && !unfolded;
   const form = h("form", {class: "action" + (a.proposed ? " proposed" : ""), "data-action": a.type}, head(a),
     a.proposed && a.confirm ? h("p", {class: "proposal"}, plain(a.confirm).text) : null,
+    a.proposed ? proposedPicks(fields) : null,
     proposed ? h("details", {class: "change"}, h("summary", {}, "change"), fields.map((f) => fieldInput(f, a)))
       : fields.map((f) => fieldInput(f, a)),
     h("button", {type: "submit"}, a.proposed ? "Yes, do it" : plain(a.label).text));
