@@ -47,12 +47,42 @@ def anchor(rule: str) -> str:
     return rule.lower()
 
 
+# An option's choices in the lobby's words (web/static/lobby.js LABELS): a "why?" says
+# 'With "rock-paper-scissors"', never 'With rps' (issue 29 §3, C-8).
+CHOICE_WORDS = {
+    "rps": "rock-paper-scissors", "dragon": "first to draw an Infinite Dragon",
+    "count": "count the cards", "recycle": "reuse the Void",
+    "revert": "does not count", "stand": "counts",
+    "hidden": "only the referee sees Oinks", "public": "everybody sees Oinks",
+    "physical": "real dice", "companion": "the companion rolls",
+}
+
+
+def _code_words(m: re.Match[str]) -> str:
+    """A code span in a player's words: an option's choice as the lobby says it, a field
+    name as words; a file path or a place pattern (``deck:<n>``) is left out."""
+    code = m.group(1)
+    if code in CHOICE_WORDS:
+        return f"\u201c{CHOICE_WORDS[code]}\u201d"
+    if code.endswith(".json"):
+        return "the deck file"
+    if "/" in code or "<" in code or "{" in code:
+        return ""
+    return code.replace("_", " ")
+
+
 def plain_sentence(md: str, limit: int = 260) -> str:
-    """Markdown text as a plain sentence or two: no emphasis, code marks or ruling ids."""
+    """Markdown text as a plain sentence or two: no emphasis, code, file names or ruling
+    ids."""
     text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", md)
+    text = re.sub(r"`([^`]+)`", _code_words, text)
+    text = re.sub(r"\*([a-z]+)\*", lambda m: _code_words(m) if m.group(1) in CHOICE_WORDS
+                  else m.group(1), text)
+    text = re.sub(r"\(\s*\)", "", text).replace("deck file the deck file", "deck file")
     text = re.sub(r"[*`]", "", text)
     text = re.sub(r"\s*\((?:[^()]*\b[A-Z]{1,3}-\d+[^()]*)\)", "", text)
     text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+([.,;:])", r"\1", text)
     if len(text) <= limit:
         return text
     cut = text[:limit]

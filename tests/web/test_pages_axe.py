@@ -35,9 +35,8 @@ SMALL_TARGETS = """() => {
     let box = el;
     if (el.matches("input[type=checkbox], input[type=radio]")) box = el.closest("label") || el;
     const r = box.getBoundingClientRect();
-    // In a sentence: a link shown inline, and the small "why?" after a ruling.
-    const inline = (el.matches("a") && getComputedStyle(el).display === "inline")
-      || el.matches("details.why > summary");
+    // In a sentence: a link shown inline (the "why?" is a whole target, issue 29 §3).
+    const inline = el.matches("a") && getComputedStyle(el).display === "inline";
     const [w, h] = inline ? [24, 24] : [44, 44];
     const what = (el.textContent || el.value || "").trim().slice(0, 30);
     if (r.width < w - 0.5 || r.height < h - 0.5)

@@ -176,6 +176,11 @@ def test_a_refusal_names_the_card_and_the_next_step(
     phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
     phone.goto(ben["join_url"])
     expect(phone.locator("#live")).to_have_text("live", timeout=20_000)
+    # Ana won rock-paper-scissors: the table waits for her Universe card (issue 29 §4).
+    r = app.test_client().post(f"/api/tables/{t['table']}/actions",
+                               headers=bearer(t["host_token"]),
+                               json={"type": "rps", "winner": 1, "version": t["version"]})
+    assert r.status_code == 200, r.json
     card = next(c for c in t["run"].cards if c.deck != "universe")
     r = app.test_client().post(f"/api/tables/{t['table']}/scans", headers=bearer(ben["token"]),
                                json={"payload": card.payload, "zone": "seat:2"})
@@ -185,6 +190,8 @@ def test_a_refusal_names_the_card_and_the_next_step(
     refusal = phone.locator("#refusal")
     expect(refusal).to_be_visible(timeout=20_000)
     expect(refusal).to_contain_text(card.face.name)
-    expect(refusal.locator(".next-step")).to_contain_text("show a card you can play now")
+    step = refusal.locator(".next-step")
+    expect(step).to_contain_text("The table waits for Ana's Universe card.")
+    expect(step).not_to_contain_text("show a card you can play now")
     assert card.serial not in refusal.inner_text()
     phone.context.close()

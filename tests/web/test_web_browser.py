@@ -136,7 +136,9 @@ def test_the_table_follows_a_challenge_live(
     for page in phones:
         expect(page.locator("#more")).not_to_have_attribute("open", "")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
-        expect(page.locator(".bar .where")).to_contain_text(tid)
+        # The game and its players, not the table's id (issue 29 §7).
+        expect(page.locator(".bar .where")).to_contain_text("Ana")
+        expect(page.locator(".bar .where")).not_to_contain_text(tid)
         assert page.locator(".bar .where").bounding_box()["width"] > 60
     # The referee keeps the ids: a rules lawyer reads them.
     assert re.search(r"WX-\d", ref.locator("#log").inner_text())

@@ -4,6 +4,7 @@
 import {C, h, $, store, plain, sentence} from "./core.js";
 import {send, notice} from "./api.js";
 import {cardRow} from "./tiles.js";
+import {waitsFor} from "./waits.js";
 
 const BANNER_MS = 9000;  // several seconds: long enough to read across the table
 let bannerTimer = null;
@@ -12,7 +13,10 @@ let previous = null;     // the previous snapshot's last_play (what an undo void
 
 function playWords(s) {
   const lp = s.last_play;
-  if (lp && lp.text) return {text: lp.text, rule: lp.rule, physical: lp.physical || [], cards: lp.cards || [], outcome: lp.outcome};
+  // A play that ran a deck out ended the game: nobody draws from the empty deck after "Game
+  // over" (issue 29 §8, Gem Complete's Deck Out, GC-5).
+  const over = s.finished && lp && lp.outcome === "deck_out";
+  if (lp && lp.text) return {text: lp.text, rule: lp.rule, physical: over ? [] : (lp.physical || []), cards: lp.cards || [], outcome: lp.outcome};
   const v = s.view || {};
   return {text: v.ruling || "", rule: v.rule, physical: [], cards: [], outcome: ""};
 }
@@ -139,7 +143,7 @@ export function renderRefusal(s) {
   const canOverride = C.role === "host" && r.scan && r.overridable !== false && (r.code === "card_not_available" || r.rule === "C-1");
   el.replaceChildren(...[
     h("b", {}, `Refused (${whoWords(r)})`), h("span", {class: "why-text"}, text),
-    C.role === "seat" ? h("span", {class: "next-step"}, nextStep(r)) : null,
+    C.role === "seat" ? h("span", {class: "next-step"}, nextStep(r, s)) : null,
     sentence("", r.rule || p.rules[0] || null),
     canOverride ? h("button", {type: "button", class: "danger", id: "override", onclick: async () => {
       await send("/actions", {...r.scan, override: true, version: store.snap.version});
@@ -150,10 +154,11 @@ export function renderRefusal(s) {
   if (banner && !banner.hidden) { banner.hidden = true; clearTimeout(bannerTimer); }
 }
 
-// What the refused player does next (issue 20 §6): nothing changed, so try again.
-function nextStep(r) {
-  if (r.type === "scan") return "Nothing changed: keep that card where it was and show a card you can play now, or ask the referee.";
-  return "Nothing changed: pick another move from Your moves, or ask the referee.";
+// What the refused player does next (issue 20 §6): nothing changed; what the table waits
+// for (issue 29 §4).
+function nextStep(r, s) {
+  const keep = r.type === "scan" && !s.finished ? " Keep that card where it was." : "";
+  return waitsFor(s, C.seat) + keep;
 }
 
 // A play this page sent and the server refused before the rules saw it (a stale picture of

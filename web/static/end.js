@@ -23,11 +23,22 @@ const STANDINGS = {
   // The living by HP, then the others by the order they went out, the latest out first.
   mountains: (v) => (v.players || []).map((p, i) => [p.name, p.alive === false ? "out" : `${p.hp} HP`,
     p.alive === false ? (v.out_order || []).indexOf(i + 1) : 1000 + p.hp]),
-  gemcomplete: (v) => (v.seats || []).map((p) => [p.name, count((p.locus || []).filter((c) => c.gem).length, "gem"), (p.locus || []).filter((c) => c.gem).length]),
+  // As the game is won (GC-5, issue 29 §8): six Gems revealed, or the other deck ran out;
+  // the figure is each player's deck, never a gem count that could put the winner behind.
+  gemcomplete: (v) => (v.seats || []).map((p) => [p.name,
+    (v.winners || []).includes(p.seat) && /Gem Complete/i.test(v.ruling || "") ? "Gem Complete: six Gems"
+      : p.deck === 0 ? "deck empty" : `${count(p.deck ?? 0, "card")} left in the deck`, p.deck ?? 0]),
 };
 
 // Why the game ended, for the games whose last ruling does not say it on every page.
 const WHY = {
+  gemcomplete: (v) => {
+    const won = (v.seats || []).find((p) => (v.winners || []).includes(p.seat));
+    const out = (v.seats || []).find((p) => p.deck === 0);
+    if (won && /Gem Complete/i.test(v.ruling || "")) return `${won.name} revealed six Gems: Gem Complete.`;
+    if (out) return `${out.name}'s deck ran out (Deck Out).`;
+    return "";
+  },
   wuxing: (v) => {
     const out = (v.players || []).filter((p) => p.out || p.cards === 0).map((p) => p.name);
     if ((v.universe_left ?? 1) === 0 && out.length === 0) return "The Universe deck ran out: the most cards wins.";

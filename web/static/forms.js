@@ -58,7 +58,8 @@ function choiceButtons(a, f, base, wrap) {
     const tap = blocked ? refusedTap(blocked) : (ev) => post(a, {...base, [f.name]: put(c.value)}, ev.currentTarget);
     const copies = c.copies > 1 ? `×${c.copies}` : null;
     if (typeof c.value === "string" && store.faces[c.value]) {
-      const note = [copies, c.hint ? plain(c.hint).text : (blocked ? plain(blocked).text : null)].filter(Boolean).join(" · ");
+      // A blocked card's reason is its row's heading (faceRows): said once, not per tile.
+      const note = [copies, c.hint ? plain(c.hint).text : null].filter(Boolean).join(" · ");
       const tile = cardTile(c.value, {blocked, note: note || null, onTap: tap});
       tile.classList.add("choice");
       tile.dataset.action = a.type;
@@ -72,11 +73,95 @@ function choiceButtons(a, f, base, wrap) {
   };
   const choices = f.choices || [];
   const groups = [...new Set(choices.map((c) => c.group).filter(Boolean))];
-  const row = (list) => h("div", {class: faceChoices(f) ? "card-tiles legal" : "buttons"}, list.map(one));
+  const row = (list) => faceChoices(f) ? faceRows(list, one) : h("div", {class: "buttons"}, list.map(one));
   if (groups.length < 2) return row(choices);
   // Several legions (God Num before one is bound, GN-2 rev. 2): a tap chooses the legion,
   // then only its cards show (issue 20), not 120 faces in sideways rows.
   return legionPicker(groups, (g) => row(choices.filter((c) => c.group === g)));
+}
+
+// Card faces to choose from (God Num's hand, issue 29 §1): what can be played first, as
+// small tiles four to a phone's row; then the others under their shared reason, said once
+// ("Not now: needs a number above 10"), not on every tile.
+function faceRows(list, one) {
+  const reason = (c) => c.disabled || (c.ok === false ? (c.why || "not allowed now") : null);
+  const now = list.filter((c) => !reason(c));
+  const later = new Map();
+  for (const c of list.filter(reason)) {
+    const r = plain(reason(c)).text;
+    later.set(r, [...(later.get(r) || []), c]);
+  }
+  const tiles = (xs) => h("div", {class: "card-tiles legal many"}, xs.map(one));
+  return h("div", {class: "face-rows"}, now.length ? tiles(now) : null,
+    [...later].map(([r, xs]) => h("div", {class: "not-now"}, h("p", {class: "not-now-why"}, `Not now: ${r}`), tiles(xs))));
+}
+
+// Several cards to choose (God Num's discard, issue 29 §1): a tap on a card's tile takes it
+// (a second tap another copy, past the last copy none), then one button sends them all.
+function faceTaps(a, f, base) {
+  const picked = new Map();
+  const send = h("button", {type: "button", class: "send-picked", disabled: true, "data-action": a.type}, "Choose cards first");
+  const words = () => {
+    const n = [...picked.values()].reduce((x, y) => x + y, 0);
+    send.disabled = n === 0;
+    send.textContent = n ? `${plain(a.label).text.replace(/\s*\(.*\)$/, "")}: ${n} card${n === 1 ? "" : "s"}` : "Choose cards first";
+  };
+  const tile = (c) => {
+    const copies = c.copies || 1;
+    const t = cardTile(c.value, {note: copies > 1 ? `×${copies}` : null, onTap: () => {
+      const n = ((picked.get(c.value) || 0) + 1) % (copies + 1);
+      if (n) picked.set(c.value, n); else picked.delete(c.value);
+      t.setAttribute("aria-pressed", String(n > 0));
+      t.dataset.picked = String(n);
+      const note = t.querySelector(".card-note");
+      if (note) note.textContent = n ? `${n} of ${copies}` : `×${copies}`;
+      words();
+    }});
+    t.classList.add("choice");
+    t.setAttribute("aria-pressed", "false");
+    t.dataset.value = JSON.stringify(c.value);
+    return t;
+  };
+  send.addEventListener("click", async (ev) => {
+    const cards = [...picked].flatMap(([v, n]) => Array(n).fill(v));
+    const r = await post(a, {...base, [f.name]: cards}, ev.currentTarget);
+    if (r && r.ok) { picked.clear(); words(); }
+  });
+  return [h("div", {class: "card-tiles legal many picks"}, (f.choices || []).map(tile)), send];
+}
+
+// Exactly ``count`` of several choices (Gem Complete's Complete Declaration, GC-4: six Locus
+// positions): a tap on each, drawn as the card that lies there when this page knows it
+// (issue 29 §8: not bare numbered checkboxes with the cards far below), then one button.
+function countTaps(a, f, base) {
+  const picked = new Set();
+  const me = ((store.snap && store.snap.view && store.snap.view.seats) || []).find((x) => x.seat === (a.seat || C.seat));
+  const at = Object.fromEntries(((me && me.locus) || []).map((x) => [x.position, x]));
+  const send = h("button", {type: "button", class: "send-picked", disabled: true, "data-action": a.type}, `Choose ${f.count}`);
+  const words = () => {
+    send.disabled = picked.size !== f.count;
+    send.textContent = picked.size === f.count ? `${plain(a.label).text}: ${[...picked].sort((x, y) => x - y).join(", ")}`
+      : `Choose ${f.count - picked.size} more`;
+  };
+  const tile = (c) => {
+    const card = C.game === "gemcomplete" && f.name === "positions" ? at[c.value] : null;
+    const note = `position ${c.value}`;
+    const t = card && card.face ? cardTile(card.face, {note, onTap: () => toggle()})
+      : cardTile({name: plain(c.label ?? String(c.value)).text}, {note: card ? note + " · face down" : null, onTap: () => toggle()});
+    const toggle = () => {
+      if (picked.has(c.value)) picked.delete(c.value);
+      else if (picked.size < f.count) picked.add(c.value);
+      else { notice(`${f.count} already chosen: tap one to take it back.`, "info"); return; }
+      t.setAttribute("aria-pressed", String(picked.has(c.value)));
+      words();
+    };
+    t.classList.add("choice");
+    t.setAttribute("aria-pressed", "false");
+    t.dataset.value = JSON.stringify(c.value);
+    return t;
+  };
+  send.addEventListener("click", (ev) => post(a, {...base, [f.name]: [...picked].sort((x, y) => x - y)}, ev.currentTarget));
+  return [h("div", {class: "card-tiles legal many picks"}, (f.choices || []).map(tile)), send];
 }
 
 // The legion this page looks at (God Num): kept across redraws until it is no choice any more.
@@ -145,9 +230,23 @@ function byName(v) {
   return v;
 }
 
+// Every legal amount up to what the player may bid (issue 29 §8: Shrine's buttons stopped at
+// the engine's few suggestions, 11, when 17 was allowed): min..max without the forbidden
+// last digits, when that is a row of buttons a phone can hold.
+const ALL_AMOUNTS = 30;
+function amounts(f) {
+  if (!Array.isArray(f.suggest) || !f.suggest.length) return [];
+  if (f.min === undefined || f.max === undefined || f.max - f.min >= ALL_AMOUNTS * 2) return f.suggest;
+  const banned = new Set(f.forbidden_units || []);
+  const all = [];
+  for (let n = f.min; n <= f.max; n++) if (!banned.has(n % 10)) all.push(n);
+  return all.length <= ALL_AMOUNTS ? all : f.suggest;
+}
+
 function intPicker(a, f, base) {
-  if (Array.isArray(f.suggest) && f.suggest.length && f.suggest.length <= MANY) {
-    return h("div", {class: "buttons"}, f.suggest.map((n) => h("button", {type: "button", class: "choice",
+  const list = amounts(f);
+  if (list.length && (list.length <= MANY || list.length > f.suggest.length)) {
+    return h("div", {class: "buttons amounts"}, list.map((n) => h("button", {type: "button", class: "choice",
       "data-action": a.type, "data-value": String(n), onclick: (ev) => post(a, {...base, [f.name]: n}, ev.currentTarget)},
       sayNumber(f, n))));
   }
@@ -319,6 +418,31 @@ function actionBox(a) {
       boards[C.game](store.snap),
       h("details", {class: "type-code"}, h("summary", {}, "or pick from a list"), choiceButtons(a, open[0], base)));
   }
+  const tileField = open.find((f) => f.name === "tile" && f.kind === "choice");
+  const others = open.filter((f) => f !== tileField);
+  if (tileField && boards[C.game] && others.length <= 1 && others.every((f) => f.kind === "choice" && (f.choices || []).length)) {
+    // A tile to choose (Mountains' skill 3, issue 29 §8): tapped on the board, not found in
+    // a list of 72 codes; a player to move first, as buttons (the first one chosen).
+    const other = others[0];
+    let chosen = other ? other.choices[0].value : null;
+    const who = other ? h("div", {class: "buttons", role: "group", "aria-label": plain(other.label).text},
+      other.choices.map((c, i) => h("button", {type: "button", class: "choice secondary", "data-value": JSON.stringify(c.value),
+        "aria-pressed": i === 0 ? "true" : "false", onclick: (ev) => {
+          chosen = c.value;
+          for (const b of ev.currentTarget.parentNode.children) b.setAttribute("aria-pressed", String(b === ev.currentTarget));
+        }}, plain(c.label).text))) : null;
+    const pick = {tiles: (tileField.choices || []).map((c) => c.value), word: "choose this tile",
+      onPick: (tile) => post(a, {...base, ...(other ? {[other.name]: chosen} : {}), [tileField.name]: tile}, null)};
+    // Folded: the turn's own move board stays the one in sight; a tap opens this one.
+    const fold = h("details", {class: "board-pick"}, h("summary", {}, "Tap the tile on the board"));
+    fold.addEventListener("toggle", () => {
+      if (fold.open && !fold.querySelector("svg")) fold.append(boards[C.game](store.snap, pick));
+    });
+    return h("div", {class: "action", "data-action": a.type},
+      head(a, plain(a.label).text + (other ? ": pick the player, then tap a tile on the board" : ": tap a tile on the board")),
+      who, fold,
+      h("details", {class: "type-code"}, h("summary", {}, "or type it in a form"), fieldForm(a, true)));
+  }
   if (open.length === 1) {
     const f = open[0];
     if (f.kind === "choice" && !f.optional && ((f.choices || []).length <= MANY || faceChoices(f)) && f.default === undefined) {
@@ -327,6 +451,13 @@ function actionBox(a) {
     if (f.kind === "choices" && f.count === 1 && f.default === undefined) {
       // One card to choose (God Num's Burden, GN-3): one tap on it.
       return h("div", {class: "action", "data-action": a.type}, head(a), choiceButtons(a, f, base, (v) => [v]));
+    }
+    if (f.kind === "choices" && !f.count && f.default === undefined && faceChoices(f)
+        && !(f.choices || []).some((c) => c.group)) {
+      return h("div", {class: "action", "data-action": a.type}, head(a), faceTaps(a, f, base));
+    }
+    if (f.kind === "choices" && f.count > 1 && f.default === undefined && !faceChoices(f)) {
+      return h("div", {class: "action", "data-action": a.type}, head(a), countTaps(a, f, base));
     }
     if (f.kind === "card" && f.multiple && fieldFaces(f).length) {
       // One card at a time from a known set (Gem Complete's reveal, GC-4): a tile is a tap;
@@ -342,12 +473,22 @@ function actionBox(a) {
     if (f.kind === "int") {
       const buttons = intPicker(a, f, base);
       // Buttons for the likely numbers; any other legal one typed under "another amount".
-      const more = buttons && f.max !== undefined && Math.max(...f.suggest) < f.max
+      const more = buttons && f.max !== undefined && Math.max(...amounts(f)) < f.max
         ? h("details", {class: "type-code"}, h("summary", {}, "another amount"), fieldForm(a, true)) : null;
       if (buttons) return h("div", {class: "action", "data-action": a.type}, head(a), buttons, more);
     }
   }
   return fieldForm(a);
+}
+
+// The cards a proposed effect takes, by name (issue 29 §8: Excavate's "Yes, do it" took a
+// pre-ticked card its sentence did not name).
+function proposedPicks(fields) {
+  const lines = fields.filter((f) => f.kind === "choices" && Array.isArray(f.default) && f.default.length).map((f) => {
+    const label = (v) => { const c = (f.choices || []).find((x) => JSON.stringify(x.value) === JSON.stringify(v)); return plain(c ? (c.label ?? String(v)) : String(v)).text; };
+    return h("li", {}, h("b", {}, plain(f.label || f.name).text + ": "), f.default.map(label).join(", "));
+  });
+  return lines.length ? h("ul", {class: "proposal-picks"}, lines) : null;
 }
 
 // The whole action as a form: each field's input, one button that says what it sends.
@@ -356,6 +497,7 @@ function fieldForm(a, unfolded) {
   const proposed = allDefaults(fields) && !unfolded;
   const form = h("form", {class: "action" + (a.proposed ? " proposed" : ""), "data-action": a.type}, head(a),
     a.proposed && a.confirm ? h("p", {class: "proposal"}, plain(a.confirm).text) : null,
+    a.proposed ? proposedPicks(fields) : null,
     proposed ? h("details", {class: "change"}, h("summary", {}, "change"), fields.map((f) => fieldInput(f, a)))
       : fields.map((f) => fieldInput(f, a)),
     h("button", {type: "submit"}, a.proposed ? "Yes, do it" : plain(a.label).text));

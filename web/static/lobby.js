@@ -64,14 +64,29 @@ function mine() {
   try { return JSON.parse(localStorage.getItem(MINE) || "[]"); } catch (e) { return []; }
 }
 function keep(list) {
-  try { localStorage.setItem(MINE, JSON.stringify(list.slice(0, 20))); } catch (e) { /* private mode: nothing kept */ }
+  try { localStorage.setItem(MINE, JSON.stringify(list.slice(0, 200))); } catch (e) { /* private mode: nothing kept */ }
 }
 function remember(data, title) {
   const list = mine().filter((x) => x.table !== data.table);
   list.unshift({table: data.table, title, players: data.seats.map((s) => s.name), referee: data.urls.referee});
   keep(list);
 }
-function forget(table) { keep(mine().filter((x) => x.table !== table)); renderMine(); }
+// Forgotten on purpose: its referee page does not remember it again (issue 29 §2).
+const FORGOTTEN = "companion.referee-forgotten";
+function forget(table) {
+  keep(mine().filter((x) => x.table !== table));
+  try {
+    const gone = JSON.parse(localStorage.getItem(FORGOTTEN) || "[]");
+    localStorage.setItem(FORGOTTEN, JSON.stringify([table, ...gone.filter((x) => x !== table)].slice(0, 200)));
+  } catch (e) { /* nothing kept */ }
+  renderMine();
+}
+function unforget(table) {
+  try {
+    const gone = JSON.parse(localStorage.getItem(FORGOTTEN) || "[]");
+    localStorage.setItem(FORGOTTEN, JSON.stringify(gone.filter((x) => x !== table)));
+  } catch (e) { /* nothing kept */ }
+}
 function hostTab() {
   try { return !sessionStorage.getItem(NOT_HOST); } catch (e) { return false; }
 }
@@ -94,7 +109,7 @@ function made(data, title) {
     catch (e) { copy.textContent = "Selected: copy it"; }
   });
   const keepBox = h("input", {type: "checkbox", id: "remember"});
-  keepBox.addEventListener("change", () => { if (keepBox.checked) remember(data, title); else forget(data.table); renderMine(); });
+  keepBox.addEventListener("change", () => { if (keepBox.checked) { unforget(data.table); remember(data, title); } else forget(data.table); renderMine(); });
   box.replaceChildren(
     h("h2", {tabindex: "-1", id: "made-title"}, `${title} for ${data.seats.map((s) => s.name).join(", ")} is ready`),
     h("p", {}, h("b", {}, "Keep this link: "), "it opens the referee page, and nothing else does."),

@@ -126,6 +126,7 @@ export function setupReferee() {
     catch (e) { notice("Select the address bar and copy it.", "info"); }
   });
   for (const b of document.querySelectorAll("button.reissue")) b.addEventListener("click", () => reissue(b));
+  rememberHere();
   const cam = $("camera-frame");
   if (cam) setInterval(() => {  // a fresh frame twice a second, while the page is seen
     if (!document.hidden) cam.src = cam.dataset.src + "?t=" + Date.now();
@@ -166,4 +167,39 @@ async function reissue(b) {
   fig.querySelector(".qr").replaceChildren(qr);
   fig.querySelector(".seat-link").href = r.data.join_url;
   notice(`${name} has a new link: scan the new code with ${name}'s phone.`, "ok");
+}
+
+// ---- "Your games" (issue 29 §2) ------------------------------------------------------------
+// Opening a referee page remembers it on this device, whatever brought it here (the lobby,
+// a printed link, the demo, "Play again"): the history lists the games people play. A
+// referee link shows every hidden card, so the page says it is kept and offers to forget it
+// (a shared computer); a table forgotten here or in the lobby is not remembered again.
+const MINE = "companion.referee-links.v2";
+const FORGOTTEN = "companion.referee-forgotten";
+
+function readList(key) {
+  try { const x = JSON.parse(localStorage.getItem(key) || "[]"); return Array.isArray(x) ? x : []; }
+  catch (e) { return []; }
+}
+
+function rememberHere() {
+  const box = $("remembered");
+  if (!C.token || readList(FORGOTTEN).includes(C.table)) { if (box) box.hidden = true; return; }
+  const url = new URL(`/t/${encodeURIComponent(C.table)}/referee`, location.href);
+  url.searchParams.set("token", C.token);
+  const title = (document.querySelector(".bar .where .title") || {}).textContent || C.game;
+  const list = readList(MINE).filter((x) => x && x.table !== C.table);
+  list.unshift({table: C.table, title, players: C.players || [], referee: url.href});
+  try { localStorage.setItem(MINE, JSON.stringify(list.slice(0, 200))); }
+  catch (e) { if (box) box.hidden = true; return; }  // private mode: nothing kept
+  if (!box) return;
+  box.hidden = false;
+  const forget = box.querySelector("button");
+  forget.addEventListener("click", () => {
+    try {
+      localStorage.setItem(MINE, JSON.stringify(readList(MINE).filter((x) => x && x.table !== C.table)));
+      localStorage.setItem(FORGOTTEN, JSON.stringify([C.table, ...readList(FORGOTTEN)].slice(0, 200)));
+    } catch (e) { /* nothing kept */ }
+    box.replaceChildren("This device no longer remembers this table.");
+  }, {once: true});
 }

@@ -37,7 +37,10 @@ function draw(s) {
   range.max = String(steps);
   range.value = String(s.version);
   $("replay-step").textContent = `Step ${s.version} of ${steps}`;
-  $("replay-when").textContent = s.version ? `${when(s.time)} · ${s.who}` : "Before the first play";
+  // The name under a step is who entered that play (issue 29 §5): a player's phone, the
+  // referee or the camera.
+  $("replay-when").textContent = s.version ? `${when(s.time)} · entered by ${s.who}` : "Before the first play";
+  $("replay-by").textContent = s.version ? `entered by ${s.who}` : "before the first play";
   $("replay-prev").disabled = $("replay-first").disabled = s.version <= 0;
   $("replay-next").disabled = $("replay-last").disabled = s.version >= steps;
   document.body.dataset.step = String(s.version);
@@ -83,6 +86,7 @@ async function main() {
   } catch (e) { /* private mode: a reload shows the big screen's replay */ }
   if (location.search.includes("token=")) history.replaceState(null, "", location.pathname);
   $("replay-csv").href = tablePath("/record?format=csv") + (C.token ? `&token=${encodeURIComponent(C.token)}` : "");
-  await go(start !== null && /^\d+$/.test(start) ? Number(start) : steps);
+  // A replay opens at the start (issue 29 §5): the end is what everyone has just seen.
+  await go(start !== null && /^\d+$/.test(start) ? Number(start) : 0);
 }
 main();

@@ -23,8 +23,13 @@ export function cardTile(x, opts) {
   // "Water 9" with its number drawn large: the name without the number again.
   if (num && label.endsWith(" " + f.number)) label = label.slice(0, -String(f.number).length - 1);
   // A long word ("Reverse", "Burden") in a small tile: smaller letters, never split.
-  const long = label.split(/\s+/).some((w) => w.length > 5);
-  const kids = [deck, num, h("span", {class: "card-name" + (long ? " long" : "")}, label), o.note ? h("span", {class: "card-note"}, o.note) : null];
+  const longest = Math.max(...label.split(/\s+/).map((w) => w.length));
+  const long = longest > 5;
+  const name = h("span", {class: "card-name" + (long ? " long" : "")}, label);
+  // The longest word sizes the letters to the tile's width (issue 29 §8: "ockslide" on a
+  // 360 px phone): app.css divides the tile's width by it.
+  if (long) name.style.setProperty("--len", String(longest));
+  const kids = [deck, num, name, o.note ? h("span", {class: "card-note"}, o.note) : null];
   if (o.onTap) {
     return h("button", {type: "button", class: cls.join(" ") + (o.blocked ? " blocked" : ""),
       "data-face": f.face || "", "aria-disabled": o.blocked ? "true" : null, onclick: o.onTap}, kids);

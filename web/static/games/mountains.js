@@ -59,11 +59,13 @@ function cropOf(b, tiles, size) {
 
 const TAP_PX = 48;  // a tile's size on a phone while moving: above the 44 px minimum
 
-function board(v, s, zoom) {
+// ``pick``: a tile to choose for another action (skill 3's tile, issue 29 §8):
+// {tiles, onPick, word}; else this page's move.
+function board(v, s, zoom, pick) {
   const b = v.board;
   const size = b.size || 9;
-  const move = moveOf(s);
-  const canGo = new Set(move ? (move.fields[0].choices || []).map((c) => c.value) : []);
+  const move = pick ? null : moveOf(s);
+  const canGo = new Set(pick ? pick.tiles : move ? (move.fields[0].choices || []).map((c) => c.value) : []);
   const reach = new Set(b.reachable || []);
   const pos = {};
   for (const t of b.tiles) pos[t.id] = [(t.col - 0.5) * CELL, (t.row - 0.5) * CELL];
@@ -83,13 +85,15 @@ function board(v, s, zoom) {
     const x = (t.col - 1) * CELL, y = (t.row - 1) * CELL;
     const g = h("svg:g", {class: "tile k-" + t.kind + (reach.has(t.id) || go ? " reach" : "") + (go ? " go" : ""),
       "data-tile": t.id, "data-mark": t.mark || "", role: go ? "button" : null, tabindex: go ? "0" : null,
-      "aria-label": go ? `move to ${t.id} (${t.word})` : null},
+      // The name starts with what the tile shows (axe label-content-name-mismatch, issue 29 §6).
+      "aria-label": go ? [t.id, t.mark, corners.has(t.id) ? "start/end" : null].filter(Boolean).join(" ")
+        + `: ${pick ? pick.word : "move here"} (${t.word})` : null},
       h("svg:rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 4, fill: tint(t.fill), "data-fill": t.fill}),
       h("svg:text", {x: x + 3, y: y + 9, class: "tid"}, t.id),
       corners.has(t.id) ? h("svg:text", {x: x + CELL / 2, y: y + CELL - 3, class: "corner", "text-anchor": "middle"}, "start/end") : null,
       markOf(x + CELL / 2, y + CELL / 2 + 2, t, 9));
     if (go) {
-      const tap = () => playFromPanel("move", {[move.fields[0].name]: t.id}, null);
+      const tap = () => (pick ? pick.onPick(t.id) : playFromPanel("move", {[move.fields[0].name]: t.id}, null));
       g.addEventListener("click", tap);
       g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); tap(); } });
     }
@@ -135,9 +139,9 @@ function board(v, s, zoom) {
 }
 
 // The board inside the move (forms.js): tiles large enough to tap, opened on the pawn.
-export function moveBoard(s) {
+export function moveBoard(s, pick) {
   const v = (s && s.view) || {};
-  return v.board && v.board.tiles ? board(v, s, true) : null;
+  return v.board && v.board.tiles ? board(v, s, true, pick) : null;
 }
 
 // The legend in words, from the engine's own ``legend`` (the printed board's marks and texts).
