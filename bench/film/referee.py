@@ -248,9 +248,6 @@ def film_game(game: str, players: int, *, res: str = "720p", pace: str = "calm",
                 if step.camera:
                     figs.camera_events += 1
                     figs.cards_shown += len(step.shows)
-                _count_scans(figs, step, outcomes[heard_from:])
-                if figs.missed and dump is not None and last is not None:
-                    _dump(dump, figs, last)
                 chance = _settle(rules, direct, table, replayed, before, event, figs)
                 if chance is None:
                     break
@@ -265,6 +262,10 @@ def film_game(game: str, players: int, *, res: str = "720p", pace: str = "calm",
                     roll(film.collect(gone))
                 if not moves and not gone:
                     roll(film.wait(film.pace.gap))
+                missed = figs.missed
+                _count_scans(figs, step, outcomes[heard_from:])
+                if figs.missed > missed and dump is not None and last is not None:
+                    _dump(dump, figs, last)
             figs.finished = bool(direct.state.finished)
             mirror, _ = replayed()
             figs.equal = not figs.diverged and _agree(rules, mirror, direct)
