@@ -30,6 +30,8 @@ def run_bench(args: argparse.Namespace) -> int:
             print(json.dumps(figs.summary()), flush=True)
         else:
             print(_line(figs), flush=True)
+            for note in figs.notes[:10]:
+                print(f"  {note}", flush=True)
     total = _total(games)
     print(json.dumps(total) if args.json else _words(total), flush=True)
     return 0 if total["equal_pct"] == 100.0 and total["corrections"] == 0 else 1

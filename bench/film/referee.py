@@ -110,6 +110,7 @@ class GameFigures:
     camera_ms: list[float] = field(default_factory=list)
     fallback: list[str] = field(default_factory=list)  # pile zones off the mat
     refused_words: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)  # what went wrong, event by event
 
     @property
     def ms_per_frame(self) -> float:
@@ -122,6 +123,7 @@ class GameFigures:
         out["ms_per_frame"] = round(self.ms_per_frame, 1)
         out["wall_s"] = round(self.wall_s, 1)
         out["refused_words"] = dict(self.refused_words.most_common(5))
+        out["notes"] = self.notes[:20]
         return out
 
 
@@ -241,8 +243,11 @@ def film_game(game: str, players: int, *, res: str = "720p", pace: str = "calm",
                 for show in step.shows:
                     last = roll(film.lay(show.serial, show.zone))
                 for tap in step.taps:
-                    if table.act(tap.who, tap.body).status_code >= 300:
+                    answer = table.act(tap.who, tap.body)
+                    if answer.status_code >= 300:
                         figs.tap_refusals += 1
+                        figs.notes.append(f"event {figs.events + 1} {event}: tap {tap.body} "
+                                          f"refused: {answer.text[:160]}")
                 direct.apply(event)
                 figs.events += 1
                 if step.camera:
@@ -288,7 +293,11 @@ def _count_scans(figs: GameFigures, step: script.Step, heard: list[tuple[Any, An
             got[scan.serial] += 1
         else:
             figs.duplicates += 1
-    figs.missed += sum((wanted - got).values())
+    lost = wanted - got
+    figs.missed += sum(lost.values())
+    if lost:
+        figs.notes.append(f"event {figs.events} {step.event}: camera never sent "
+                          f"{sorted(lost)}")
 
 
 def _settle(rules: Any, direct: Match[Any], table: Table, replayed: Any, before: int,

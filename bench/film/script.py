@@ -106,6 +106,13 @@ def plan(game: str, event: Event, zones: frozenset[str]) -> Step:
     if game == "gemcomplete" and kind == "play" and isinstance(card, str):
         # GC-3: a non-Gem card played face up at its owner's place, then onto the discards.
         return Step(event, shows=(Show(card, f"{SEAT}{event['seat']}"),))
+    if game == "gemcomplete" and kind == "reveal":
+        # GC-4: the selected Locus cards turned face up where they lie, in Locus order.
+        seat, cards = event.get("seat"), event.get("cards")
+        locus = f"locus:{seat}"
+        if locus in zones and isinstance(cards, list) and cards and all(
+                isinstance(c, str) for c in cards):
+            return Step(event, shows=tuple(Show(c, locus) for c in cards))
     if game == "wuxing" and kind == "rps":
         return Step(event, taps=(Tap("host", dict(event)),))  # the referee enters the winner
     return Step(event, taps=(_seat_tap(event),))
