@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from companion.registry import GAMES
@@ -167,6 +168,16 @@ def _photo(args: argparse.Namespace) -> int:
 
 
 def _pages(args: argparse.Namespace) -> int:
+    import importlib.util
+    import shutil
+
+    # Playwright and Chromium are the test set-up's (they are large); say so in one line
+    # rather than a traceback after ./scripts/run alone (issue 29 §9).
+    if importlib.util.find_spec("playwright") is None or shutil.which("chromium") is None:
+        print("companion bench pages drives Debian's Chromium through Playwright: run "
+              "./scripts/setup test once (it installs both), then run this again",
+              file=sys.stderr)
+        return 2
     from bench.pages import run_bench
 
     return run_bench(args.out, args.game)

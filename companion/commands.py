@@ -47,8 +47,12 @@ def _simulate(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise SystemExit("companion: --games must be at least 1")
-    summary = simulate(args.game, args.players, args.games, args.seed, _options(args.option),
-                       policy=args.policy)
+    from companion.progress import progress
+
+    # The summary is JSON on stdout: the bar shows only on a terminal (stderr).
+    with progress(args.games, "simulating", "games") as bar:
+        summary = simulate(args.game, args.players, args.games, args.seed,
+                           _options(args.option), policy=args.policy, progress=bar)
     print(json.dumps(summary, indent=2))
     return 0
 

@@ -21,10 +21,11 @@ import math
 import random
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from companion import playstats
 from companion.engine import Event, Rules, Setup
 from companion.games.gemcomplete import policy as gemcomplete_policy
 from companion.games.godnum import policy as godnum_policy
@@ -40,7 +41,7 @@ POLICY_OF: Mapping[str, ModuleType] = {
 }
 MAX_EVENTS = 20_000
 Z95 = 1.959964
-MIN_CARD_GAMES = 20  # a card seen in fewer games gets no rank in the top and bottom ten
+MIN_CARD_GAMES = playstats.MIN_CARD_GAMES
 
 
 @dataclass(frozen=True)
@@ -193,23 +194,14 @@ def play_range(pt: Playtest, seed: int, start: int, stop: int, policy: str,
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The 95 % Wilson score interval of a win rate (``wins`` may be fractional: a shared
     win counts as a share)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return playstats.wilson(wins, n, z)
 
 
 def rate(wins: float, n: int) -> dict[str, float | int]:
-    lo, hi = wilson(wins, n)
-    return {"games": n, "wins": round(wins, 3), "rate": round(wins / n, 4) if n else 0.0,
-            "low": round(lo, 4), "high": round(hi, 4)}
+    return playstats.rate(wins, n, Z95)
 
 
-def _share(game: Game, seat: int) -> float:
-    return 1.0 / len(game.winners) if seat in game.winners else 0.0
+_share = playstats.share
 
 
 def _spread(values: Sequence[float]) -> dict[str, float] | None:
@@ -221,52 +213,39 @@ def _spread(values: Sequence[float]) -> dict[str, float] | None:
             "p10": round(q[0], 2), "p90": round(q[-1], 2), "min": xs[0], "max": xs[-1]}
 
 
-@dataclass
-class _Tally:
-    n: int = 0
-    wins: float = 0.0
-    by: dict[str, list[float]] = field(default_factory=dict)
-
-
-def figures(games: Sequence[Game], players: int, names: Mapping[str, str] | None = None
+def figures(games: Sequence[Game], players: int, names: Mapping[str, str] | None = None,
+            decks: Mapping[str, str] | None = None, shared: Iterable[str] = ()
             ) -> dict[str, Any]:
-    """The report's figures for ``games`` of a ``players``-seat game (see module doc)."""
+    """The report's figures for ``games`` of a ``players``-seat game: seats and turn
+    positions with family-wise intervals, length, and each card against its own deck's
+    baseline (``decks``: face id -> deck or legion name; ``companion.playstats``). Cards
+    of a ``shared`` deck (WuXing's Universe deck: nobody holds it) are ranked apart."""
     names = names or {}
     done = [g for g in games if g.finished]
     fair = 1.0 / players
-    seats = []
-    for s in range(1, players + 1):
-        r = rate(sum(_share(g, s) for g in done), len(done))
-        seats.append({"seat": s, **r, "fair": round(fair, 4),
-                      "favoured": r["low"] > fair, "disfavoured": r["high"] < fair})
-    started = [g for g in done if g.starter is not None]
-    first = rate(sum(_share(g, g.starter) for g in started if g.starter), len(started))
-    cards: dict[str, _Tally] = {}
-    for g in done:
-        for seat, faces in g.played:
-            for face in faces:
-                t = cards.setdefault(face, _Tally())
-                t.n += 1
-                t.wins += _share(g, seat)
-    card_rows: list[dict[str, Any]] = [{"face": f, "name": names.get(f, f), **rate(t.wins, t.n)}
-                                       for f, t in sorted(cards.items())]
-    ranked = sorted((c for c in card_rows if c["games"] >= MIN_CARD_GAMES),
-                    key=lambda c: (-c["rate"], c["face"]))
+    by_position = playstats.positions(done, players)
+    card_rows = playstats.cards(done, names, decks or {})
+    apart = set(shared)
+    top, bottom = playstats.ranked([c for c in card_rows if c["deck"] not in apart])
+    shared_top, shared_bottom = playstats.ranked([c for c in card_rows if c["deck"] in apart])
     minutes = [g.minutes for g in done if g.minutes is not None]
     return {
         "games": len(games),
         "finished": len(done),
         "unfinished": len(games) - len(done),
         "players": players,
-        "seats": seats,
-        "first_player": {**first, "fair": round(fair, 4),
-                         "advantage": round(first["rate"] - fair, 4) if started else None},
+        "seats": playstats.seats(done, players),
+        "positions": by_position,
+        "first_player": {**by_position[0], "fair": round(fair, 4)},
         "length": {"events": _spread([g.events for g in done]),
                    "rounds": _spread([g.rounds for g in done if g.rounds is not None]),
                    "minutes": _spread(minutes)},
         "cards": card_rows,
-        "top_cards": ranked[:10],
-        "bottom_cards": ranked[-10:][::-1] if len(ranked) > 10 else ranked[::-1],
+        "cards_tested": sum(1 for c in card_rows if c["p"] is not None),
+        "cards_standing_out": sum(1 for c in card_rows if c["stands_out"]),
+        "top_cards": top,
+        "bottom_cards": bottom,
+        "shared_cards": shared_top + shared_bottom[::-1],
     }
 
 

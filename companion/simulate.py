@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Event, Match
+from companion.progress import Progress, Silent
 from companion.registry import new_match
 
 DEFAULT_MAX_EVENTS = 20_000
@@ -59,14 +60,17 @@ def simulate(
     options: Mapping[str, Any] | None = None,
     max_events: int = DEFAULT_MAX_EVENTS,
     policy: str = "random",
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games from ``seed`` between ``policy`` players (``random``, or
     ``greedy``: ``companion.playtest``) and summarise them as JSON-ready data.
 
     Same seed, same figures (except ``games_per_second``, measured).
     """
+    progress = progress or Silent()
     if policy != "random":
-        return _simulate_policy(game, players, games, seed, options, max_events, policy)
+        return _simulate_policy(game, players, games, seed, options, max_events, policy,
+                                progress)
     rng = random.Random(seed)
     wins = {str(s): 0.0 for s in range(1, players + 1)}
     unfinished = 0
@@ -85,6 +89,7 @@ def simulate(
                 wins[str(w)] += share
         for k, v in out.match.rules.stats(state).items():
             totals[k] = totals.get(k, 0.0) + v
+        progress.advance()
     elapsed = time.perf_counter() - t0
     return {
         "game": game,
@@ -101,15 +106,18 @@ def simulate(
 
 
 def _simulate_policy(game: str, players: int, games: int, seed: int,
-                     options: Mapping[str, Any] | None, max_events: int, policy: str
-                     ) -> dict[str, Any]:
+                     options: Mapping[str, Any] | None, max_events: int, policy: str,
+                     progress: Progress) -> dict[str, Any]:
     from companion.playtest import POLICIES, Playtest, play_range
 
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {list(POLICIES)}, got {policy!r}")
     t0 = time.perf_counter()
-    played = play_range(Playtest.of(game, players, options), seed, 0, games, policy,
-                        max_events)
+    pt = Playtest.of(game, players, options)
+    played = []
+    for start in range(0, games, 50):  # in steps, so the bar moves
+        played += play_range(pt, seed, start, min(games, start + 50), policy, max_events)
+        progress.advance(min(games, start + 50) - start)
     elapsed = time.perf_counter() - t0
     wins = {str(s): 0.0 for s in range(1, players + 1)}
     for g in played:

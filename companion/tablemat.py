@@ -29,13 +29,25 @@ bottom-right, bottom-left.
 Zones
 -----
 Seats sit around the edge, numbered clockwise seen from above starting at the near edge
-(``seat:1``); centre zones depend on the game (``universe`` for WuXing, ``pot`` and
-``void`` for God Num, ``lot`` for Shrine of the Elemental Kings, ``locus:1``/``locus:2``
-for Gem Complete; Mountains & Rivers has seats only).
+(``seat:1``); the other zones are the places in play the camera watches (C-9 rev. 3: a
+zone for every place a card can go that the camera should see):
+
+* WuXing: ``universe`` (the pot pile, where the Universe card is laid, WX-4) and ``void``
+  (the Void, beside it; C-6 rev. 3: a card is shown in its owner's seat zone first, then
+  moved there);
+* God Num: ``pot`` (played cards) and ``void`` (discards, out of the game, GN-9);
+* Shrine of the Elemental Kings: ``lot`` (the cards up for bid, SK-3);
+* Gem Complete: ``locus:1``/``locus:2`` (each player's Locus row, GC-2) and
+  ``discard:1``/``discard:2`` (each player's face-up discard pile, beside that player's
+  seat zone, on their side of the mat);
+* Mountains & Rivers: seats only (its board lies beside the mat).
+
 Zone names are the names the rules engines use in scan events (``Rules.zones``): a card
-shown in ``seat:n`` is seat n's card (C-6). Zones never overlap; each is large enough for
-a 63 x 88 mm card lying at any angle (at least 110 mm on each side) except the Locus rows,
-which are rows of cards. The printer should print each zone's outline and name.
+shown in ``seat:n`` is seat n's card (C-6). Zones never overlap, keep clear of the markers
+and their white margin, and each is at least 110 x 130 mm: a 63 x 88 mm card lies in it
+at any angle. ``Zone.side`` says which edge of the mat a zone's owner sits at (``near``,
+``left``, ``far``, ``right``; empty for a shared pile), so the printer turns its words
+towards the player who reads them. The printer prints each zone's outline and words.
 
 Raises ``UnknownGame`` for a game without a mat layout and ``BadSetup`` for a player count
 the layout does not have.
@@ -54,6 +66,8 @@ CARD_HEIGHT = 88.0
 MARKER_DICTIONARY = "DICT_4X4_50"
 MARKER_SIZE = 50.0  # mm, outer black square
 MARKER_INSET = 40.0  # mm from each mat edge to the marker centre
+MARKER_MARGIN = 10.0  # mm of white the printer keeps around each marker; no zone enters it
+ZONE_MIN = (110.0, 130.0)  # mm: every zone's short and long side are at least this
 
 
 @dataclass(frozen=True)
@@ -93,6 +107,7 @@ class Zone:
     y: float
     w: float
     h: float
+    side: str = ""  # the mat edge the zone's owner sits at; "" for a shared zone
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -129,6 +144,10 @@ _SLOTS: dict[str, tuple[float, float, float, float]] = {
     "right": (665.0, 150.0, 120.0, 150.0),
 }
 
+# The mat edge a player in each slot sits at.
+_SIDE = {"near-right": "near", "near-centre": "near", "near-left": "near", "left": "left",
+         "far-left": "far", "far-centre": "far", "far-right": "far", "right": "right"}
+
 # Which slots seats 1..n take, clockwise; seat 1 always at the near edge.
 _SEATING: dict[int, tuple[str, ...]] = {
     2: ("near-centre", "far-centre"),
@@ -141,11 +160,13 @@ _SEATING: dict[int, tuple[str, ...]] = {
         "far-right", "right"),
 }
 
-# Centre band (y 150-300) zones per game; every one is at least 110 x 130 mm.
+# Centre band (y 150-300) zones per game; every one is at least 110 x 130 mm, and none
+# reaches the side seats (x 15-135 and 665-785) of the largest tables.
 _CENTRE: dict[str, tuple[Zone, ...]] = {
-    # WX-4: the Universe card lies face up on the pot in the centre. Cards that move are
-    # shown in their owner's seat zone (C-6), so WuXing needs no other zone.
-    "wuxing": (Zone("universe", 335.0, 160.0, 130.0, 130.0),),
+    # WX-4: the Universe card lies face up on the pot in the centre; the pot pile lies
+    # there. C-9 rev. 3: the Void beside it, so a card put into the Void stays in view.
+    "wuxing": (Zone("universe", 335.0, 160.0, 130.0, 130.0),
+               Zone("void", 505.0, 160.0, 130.0, 130.0)),
     # GN: played number/function cards go to the pot in the centre; discards to the Void.
     "godnum": (Zone("pot", 335.0, 160.0, 130.0, 130.0),
                Zone("void", 505.0, 160.0, 130.0, 130.0)),
@@ -166,12 +187,15 @@ _PLAYERS: dict[str, tuple[int, int]] = {
 
 def _gemcomplete() -> list[Zone]:
     # GC-2: two players face each other across the long side; each has a seat zone and a
-    # Locus row (six cards and more, in order) in front of them.
+    # Locus row (six cards and more, in order) in front of them, and a face-up discard
+    # pile (C-9 rev. 3) at the end of the mat beside their seat zone, leaning to their side.
     return [
-        Zone("seat:1", 585.0, 305.0, 130.0, 130.0),
-        Zone("locus:1", 85.0, 305.0, 490.0, 130.0),
-        Zone("seat:2", 85.0, 15.0, 130.0, 130.0),
-        Zone("locus:2", 225.0, 15.0, 490.0, 130.0),
+        Zone("seat:1", 585.0, 305.0, 130.0, 130.0, "near"),
+        Zone("seat:2", 85.0, 15.0, 130.0, 130.0, "far"),
+        Zone("locus:1", 85.0, 305.0, 490.0, 130.0, "near"),
+        Zone("locus:2", 225.0, 15.0, 490.0, 130.0, "far"),
+        Zone("discard:1", 655.0, 165.0, 130.0, 130.0, "near"),
+        Zone("discard:2", 15.0, 155.0, 130.0, 130.0, "far"),
     ]
 
 
@@ -197,7 +221,8 @@ def zones(game: str, players: int) -> list[Zone]:
         raise BadSetup(f"{game} is played by {lo}-{hi} players, not {players!r}")
     if game == "gemcomplete":
         return _gemcomplete()
-    seats = [Zone(f"seat:{i}", *_SLOTS[slot]) for i, slot in enumerate(_SEATING[players], 1)]
+    seats = [Zone(f"seat:{i}", *_SLOTS[slot], _SIDE[slot])
+             for i, slot in enumerate(_SEATING[players], 1)]
     return seats + list(_CENTRE[game])
 
 

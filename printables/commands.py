@@ -6,6 +6,7 @@ import argparse
 import os
 from typing import Any
 
+from companion.progress import progress
 from companion.registry import GAMES
 
 
@@ -57,6 +58,10 @@ def register(cli: Any) -> None:
                    help="cards only: no token sheets, trackers or board")
     p.add_argument("--game", default="wuxing", choices=list(GAMES),
                    help="for 'mat': whose zones to print (default wuxing)")
+    p.add_argument("--names", default=None, metavar="ANA,BEN,...",
+                   help="for 'mat': the players in seat order, comma-separated, as the table "
+                   "lists them; each place then says whose it is (\"Ana's place\"); "
+                   "without --players the mat is for this many")
     p.add_argument("--data-dir", default=None,
                    help="where print runs are registered (<data-dir>/runs/); default: "
                    "$COMPANION_DATA_DIR, else ./data")
@@ -74,13 +79,15 @@ def _print(args: argparse.Namespace) -> int:
         backs=args.backs, back_style=args.back_style,
         back_offset=parse_offset(args.back_offset), copies=args.copies,
         players=args.players, extras=args.extras, mat_game=args.game,
+        names=tuple(n.strip() for n in args.names.split(",")) if args.names else (),
     )
     data_dir = None
     if args.register:
         data_dir = args.data_dir or os.environ.get("COMPANION_DATA_DIR") or "data"
     if args.pod:
         return _pod(args, opts, data_dir)
-    result = make_job(args.what, args.out, opts, data_dir)
+    with progress(0, "printing", "decks") as bar:
+        result = make_job(args.what, args.out, opts, data_dir, progress=bar)
     print(f"wrote {result.pdf} ({result.pages} pages, {result.size_bytes / 1024:.0f} KiB) "
           f"and {result.manifest}")
     for run in result.runs:
@@ -94,7 +101,8 @@ def _print(args: argparse.Namespace) -> int:
 def _pod(args: argparse.Namespace, opts: Any, data_dir: str | None) -> int:
     from printables.pod import export
 
-    result = export(args.what, args.out, args.pod, opts, data_dir)
+    with progress(0, "rendering", "cards") as bar:
+        result = export(args.what, args.out, args.pod, opts, data_dir, progress=bar)
     for warning in result.warnings:
         print(f"warning: {warning}")
     print(f"wrote {len(result.files)} files to {result.folder}")

@@ -5,8 +5,8 @@
   an HP track when the deck file has ``start_hp`` (MR-2), God Num's karma track (GN-9).
 * The Mountains & Rivers board (MR-1) is drawn in ``printables.board``, tiled over sheets
   with overlap and alignment marks, or on one A3 sheet.
-* The table mat is drawn from ``companion.tablemat`` (markers and zones in mm): the camera
-  reads the same numbers, so what is printed is what it expects.
+* The table mat is drawn in ``printables.mat`` from ``companion.tablemat`` (markers and
+  zones in mm): the camera reads the same numbers, so what is printed is what it expects.
 * The calibration page: a 100 mm square and duplex alignment targets with rulers.
 """
 
@@ -39,7 +39,7 @@ from printables.pieces import (
     tracker_pages,
     trackers_for,
 )
-from printables.poster import GREY, page_note, poster_pages
+from printables.poster import page_note
 
 # --------------------------------------------------------------------------- per game
 
@@ -72,85 +72,6 @@ def _max_players(game: str) -> int:
         return find_rules(game).max_players
     except (ImportError, AttributeError):  # rules not installed: the largest common table
         return 6
-
-
-# --------------------------------------------------------------------------- table mat
-
-
-def marker_bits(marker_id: int) -> list[list[bool]]:
-    """The 6 x 6 cells (border included) of an ArUco ``DICT_4X4_50`` marker; True = black."""
-    import cv2
-
-    from companion import tablemat
-
-    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, tablemat.MARKER_DICTIONARY))
-    img = cv2.aruco.generateImageMarker(d, marker_id, 6)
-    return [[bool(img[r, c] < 128) for c in range(6)] for r in range(6)]
-
-
-def mat_pages(doc: Document, paper: str, game: str, players: int | None
-              ) -> list[dict[str, Any]]:
-    """The camera's table mat: play area, four ArUco markers and the game's zones (mm)."""
-    from companion import tablemat
-
-    _lo, hi = tablemat.player_range(game)
-    n = players if players is not None else hi
-    zones = tablemat.zones(game, n)
-    from companion.cards import load_deck
-
-    title = load_deck(game).title
-    margin = 5.0  # white beyond the play area (the markers keep 15 mm inside it anyway)
-    w, h = tablemat.MAT_WIDTH + 2 * margin, tablemat.MAT_HEIGHT + 2 * margin
-
-    def draw(pen: Pen) -> None:
-        ox, oy = margin, margin
-        pen.rect(Rect(ox, oy, tablemat.MAT_WIDTH, tablemat.MAT_HEIGHT), stroke=(0.3, 0.3, 0.3),
-                 width=0.5)
-        for z in zones:
-            r = Rect(ox + z.x, oy + z.y, z.w, z.h)
-            pen.rect(r, stroke=(0.45, 0.45, 0.55), width=0.6, radius=3.0)
-            pen.text(r.x + 3, r.y + 6, zone_words(z.name), size=10, font=fonts.BOLD,
-                     colour=(0.45, 0.45, 0.55))
-        for m in tablemat.MARKERS:
-            cell = m.size / 6
-            x0, y0 = ox + m.cx - m.size / 2, oy + m.cy - m.size / 2
-            bits = marker_bits(m.id)
-            path = pen.c.beginPath()
-            for row in range(6):
-                for col in range(6):
-                    if bits[row][col]:
-                        path.rect((x0 + col * cell) * MM,
-                                  (pen.page_h - y0 - (row + 1) * cell) * MM,
-                                  cell * MM, cell * MM)
-            pen.c.saveState()
-            pen.c.setFillColorRGB(0, 0, 0)
-            pen.c.drawPath(path, stroke=0, fill=1)
-            pen.c.restoreState()
-            pen.text(ox + m.cx, y0 + m.size + 5, f"marker {m.id}", size=7, colour=GREY,
-                     align="centre")
-        pen.text(ox + tablemat.MAT_WIDTH / 2, oy + tablemat.MAT_HEIGHT - 4,
-                 f"Table Companion mat: {title}, {n} players. Player 1 sits at this edge.",
-                 size=9,
-                 colour=GREY, align="centre")
-
-    pages = poster_pages(doc, paper, w, h, draw, "mat", f"Table mat ({title}, {n} players)")
-    for p in pages:
-        p["mat_origin_mm"] = [margin, margin]
-        p["markers"] = [{"id": m.id, "cx": m.cx, "cy": m.cy, "size": m.size}
-                        for m in tablemat.MARKERS]
-    return pages
-
-
-# What a player calls each zone of the mat (C-8: no zone ids on paper).
-ZONE_WORDS = {"universe": "Universe card", "pot": "Played cards", "void": "The Void",
-              "lot": "Cards up for bid"}
-
-
-def zone_words(name: str) -> str:
-    """A mat zone's name in a player's words: "Player 3", "Cards up for bid"."""
-    if name.startswith("seat:"):
-        return f"Player {name.split(':', 1)[1]}"
-    return ZONE_WORDS.get(name, name.replace("-", " ").replace(":", " ").capitalize())
 
 
 # --------------------------------------------------------------------------- calibration

@@ -257,17 +257,21 @@ BACK_STYLES = ("full", "ink-saver")
 
 
 def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB,
-              style: str = "full", deck_id: str = "") -> None:
+              style: str = "full", deck_id: str = "", bleed: float = 0.0) -> None:
     """Draw a card back at ``trim``: white border, coloured panel, the deck's back title.
 
     ``ink-saver``: the same back as outlines and coloured words on white paper (about a
-    twentieth of the ink); decks still differ by colour and title.
+    twentieth of the ink); decks still differ by colour and title. ``bleed`` > 0 (a
+    print-on-demand card, cut by machine one card at a time): the colour runs to the bleed
+    edge with no white frame, so a 1.5 mm cutting error leaves no lopsided border that
+    tells one card from another face down (issue 29 §10); words stay in the safe area.
     """
     panel = trim.grow(-BACK_BORDER)
     if style == "ink-saver":
         _ink_saver_back(pen, panel, back, deck_name, tint)
     else:
-        _full_back(pen, panel, back, deck_name, tint, trim)
+        ground = trim.grow(bleed) if bleed > 0 else panel
+        _full_back(pen, panel, back, deck_name, tint, trim, ground)
     mark = deck_mark(deck_id)
     if mark is not None:  # the tile's mark, as on the board: "?" tile, "?" deck
         cx, cy = panel.centre
@@ -278,24 +282,28 @@ def draw_back(pen: Pen, trim: Rect, back: str, deck_name: str, tint: RGB,
 
 
 def _full_back(pen: Pen, panel: Rect, back: str, deck_name: str, tint: RGB,
-               trim: Rect) -> None:
-    pen.rect(panel, fill=tint, radius=2.0)
+               trim: Rect, ground: Rect) -> None:
+    radius = 2.0 if ground == panel else 0.0
+    pen.rect(ground, fill=tint, radius=radius)
     # A lattice of small diamonds in a lighter tone.
     light = lighten(tint, 0.25)
     step = 6.0
     c = pen.c
     c.saveState()
     p = c.beginPath()
-    p.roundRect(panel.x * MM, (pen.page_h - panel.bottom) * MM, panel.w * MM, panel.h * MM,
-                2.0 * MM)
+    box = (ground.x * MM, (pen.page_h - ground.bottom) * MM, ground.w * MM, ground.h * MM)
+    if radius:
+        p.roundRect(*box, radius * MM)
+    else:
+        p.rect(*box)
     c.clipPath(p, stroke=0, fill=0)
     c.setFillColorRGB(*light)
-    rows = int(panel.h / step) + 2
-    cols = int(panel.w / step) + 2
+    rows = int(ground.h / step) + 2
+    cols = int(ground.w / step) + 2
     for r in range(rows):
         for k in range(cols):
-            cx = panel.x + k * step + (step / 2 if r % 2 else 0)
-            cy = panel.y + r * step
+            cx = ground.x + k * step + (step / 2 if r % 2 else 0)
+            cy = ground.y + r * step
             d = c.beginPath()
             X, Y, h = cx * MM, (pen.page_h - cy) * MM, 1.3 * MM
             d.moveTo(X, Y + h)

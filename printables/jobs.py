@@ -29,9 +29,10 @@ from typing import Any
 
 from companion.cards import DeckData, load_deck
 from companion.errors import CompanionError
+from companion.progress import Progress, Silent
 from companion.registry import GAMES
 from companion.runs import PrintRun, RunStore, new_run
-from printables import extras, qr
+from printables import extras, mat, qr
 from printables.board import board_pages
 from printables.cardsheets import draw_run
 from printables.document import Document
@@ -191,7 +192,7 @@ Extra = Callable[[Document], list[dict[str, Any]]]
 
 
 def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
-          taken: frozenset[str] = frozenset()
+          taken: frozenset[str] = frozenset(), progress: Progress | None = None
           ) -> tuple[bytes, dict[str, Any], list[tuple[PrintRun, dict[str, Any]]]]:
     """Draw a job in memory: PDF bytes, the file manifest, and (run, run manifest) pairs.
 
@@ -227,7 +228,10 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
     extra_pages: list[dict[str, Any]] = []
     if what == "all" and opts.extras:  # the whole set: the build guide comes first
         extra_pages += guide_pages(doc, opts.paper)
-    for deck, run in plan_runs(games, opts, rng, taken):
+    planned = list(plan_runs(games, opts, rng, taken))
+    progress = progress or Silent()
+    progress.grow(len(planned))
+    for deck, run in planned:
         assert sheet is not None
         rows = draw_run(doc, deck, run, sheet, opts.back_style)
         m = run.manifest()
@@ -239,11 +243,13 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
         runs.append((run, m))
         if opts.extras:
             extra_pages += extras.game_extras(doc, deck, replace(opts, players=players), sheet)
+        progress.advance()
     for t in targets:
         if t == "board":
             extra_pages += board_pages(doc, opts.paper)
         elif t == "mat":
-            extra_pages += extras.mat_pages(doc, opts.paper, opts.mat_game, opts.players)
+            extra_pages += mat.mat_pages(doc, opts.paper, opts.mat_game, opts.players,
+                                          opts.names)
         elif t == "guide":
             extra_pages += guide_pages(doc, opts.paper)
         elif t == "calibration":
@@ -260,8 +266,8 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
 
 
 def make_job(what: str, out: str | os.PathLike[str], opts: PrintOptions,
-             data_dir: str | os.PathLike[str] | None, rng: random.Random | None = None
-             ) -> JobResult:
+             data_dir: str | os.PathLike[str] | None, rng: random.Random | None = None,
+             progress: Progress | None = None) -> JobResult:
     """Build and write ``out`` and its manifest, and register the runs (see module doc).
 
     ``data_dir=None`` writes the files without registering (``--no-register``). Raises
@@ -270,7 +276,7 @@ def make_job(what: str, out: str | os.PathLike[str], opts: PrintOptions,
     pdf_path = check_output(out)
     root = check_data_dir(data_dir) if data_dir is not None else None
     taken = frozenset(p.stem for p in (root / "runs").glob("*.json")) if root else frozenset()
-    pdf, manifest, runs = build(what, opts, rng, taken)
+    pdf, manifest, runs = build(what, opts, rng, taken, progress)
     man_path = manifest_path(pdf_path)
     temps: list[str] = []
     placed: list[Path] = []

@@ -20,4 +20,5 @@ class PrintOptions:
     players: int | None = None
     extras: bool = True
     mat_game: str = "wuxing"
+    names: tuple[str, ...] = ()  # the mat's players in seat order ("Ana's place")
     run_ids: dict[str, str] = field(default_factory=dict)  # tests: fixed run ids per game

@@ -28,6 +28,7 @@ from typing import Any
 
 from companion.cards import DeckData
 from companion.errors import CompanionError
+from companion.progress import Progress, Silent
 from companion.registry import GAMES
 from companion.runs import PrintRun, RunStore
 from printables.cardsheets import back_tints
@@ -99,7 +100,7 @@ def check_folder(out: str | os.PathLike[str]) -> Path:
     return path
 
 
-def render_deck(deck: DeckData, run: PrintRun, svc: Service
+def render_deck(deck: DeckData, run: PrintRun, svc: Service, style: str = "full"
                 ) -> tuple[bytes, list[dict[str, Any]], dict[str, int]]:
     """One card per page: the PDF, the cards' manifest rows, and the page of each deck's
     back (``mpc``: fronts, then one page per distinct back; ``dtc``: front, back, ...)."""
@@ -119,7 +120,7 @@ def render_deck(deck: DeckData, run: PrintRun, svc: Service
             info = deck.decks[deck_id]
             c.beginForm(name, 0, 0, w * MM, h * MM)
             draw_back(Pen(c, w, h), trim, info.back, info.name, tints[deck_id],
-                      deck_id=deck_id)
+                      style=style, deck_id=deck_id, bleed=svc.bleed)
             c.endForm()
             doc.forms.add(name)
         doc.page(w, h, sided=True, trim=trim, bleed=svc.bleed)
@@ -135,8 +136,10 @@ def render_deck(deck: DeckData, run: PrintRun, svc: Service
         if svc.files == "pdf":
             row["back_page"] = back(card.deck)
         else:
-            row["file"] = f"{card.serial}.png"
-            row["back_file"] = f"back-{card.deck}.png"
+            # One folder per back design, as MakePlayingCards takes them: "different
+            # fronts, same back" is one upload per folder (issue 29 §13).
+            row["file"] = f"{card.deck}/{card.serial}.png"
+            row["back_file"] = f"{card.deck}/back.png"
         rows.append(row)
     if svc.files == "png":
         for deck_id in dict.fromkeys(c.deck for c in run.cards):
@@ -175,15 +178,32 @@ def rasterise(pdf: bytes, pages: list[int], svc: Service) -> list[bytes]:
         return [f.result() for f in futures]
 
 
+def _refuse_sheet_options(opts: PrintOptions, svc: Service) -> None:
+    """Options of home-printed sheets that a print-on-demand card cannot honour are
+    refused by name, never silently dropped (issue 29 §13); ``--back-style`` is honoured."""
+    fixed = f"{svc.title} has its own card size and bleed"
+    wrong = [f"--card {opts.card}" if opts.card != "standard" else "",
+             f"--bleed {opts.bleed:g}" if opts.bleed else "",
+             f"--backs {opts.backs}" if opts.backs != "none" else "",
+             "--back-offset" if tuple(opts.back_offset) != (0.0, 0.0) else "",
+             f"--paper {opts.paper}" if opts.paper != "a4" else ""]
+    wrong = [w for w in wrong if w]
+    if wrong:
+        raise PrintError(f"--pod {svc.name} cannot take {', '.join(wrong)}: {fixed} (one card "
+                         "per file, its back a file of its own); leave "
+                         f"{'it' if len(wrong) == 1 else 'them'} out")
+
+
 def export(what: str, out: str | os.PathLike[str], service: str, opts: PrintOptions,
-           data_dir: str | os.PathLike[str] | None, rng: random.Random | None = None
-           ) -> PodResult:
+           data_dir: str | os.PathLike[str] | None, rng: random.Random | None = None,
+           progress: Progress | None = None) -> PodResult:
     """Export ``what`` (a game, or ``all``: one sub-folder per game) for ``service``.
 
     Everything is drawn in memory first; then files go to temporary names, the runs are
     registered and the files renamed. On failure nothing of this export is left behind.
     """
     svc = service_of(service)
+    _refuse_sheet_options(opts, svc)
     if what != "all" and what not in GAMES:
         raise PrintError(f"a print-on-demand export takes a game ({', '.join(GAMES)}) or "
                          f"'all', not {what!r}")
@@ -195,19 +215,22 @@ def export(what: str, out: str | os.PathLike[str], service: str, opts: PrintOpti
     created = datetime.now(UTC).isoformat(timespec="seconds")
     planned: list[tuple[Path, dict[str, bytes], PrintRun, dict[str, Any]]] = []
     stale: set[Path] = set()  # files of an earlier export here: gone once this one is in
-    for deck, run in plan_runs(games, opts, rng, taken):
+    decks = list(plan_runs(games, opts, rng, taken))
+    progress = progress or Silent()
+    progress.grow(sum(len(run.cards) for _, run in decks))
+    for deck, run in decks:
         sub = folder / deck.game if what == "all" else folder
         old = sub / MANIFEST
         if old.is_file():
             warnings.append(_repeat_warning(old, run.run_id))
             stale.update(sub / f for f in _old_files(old))
-        pdf, rows, backs = render_deck(deck, run, svc)
+        pdf, rows, backs = render_deck(deck, run, svc, opts.back_style)
         files: dict[str, bytes] = {}
         if svc.files == "pdf":
             files[f"{deck.game}-{run.run_id}.pdf"] = pdf
         else:
             pngs = rasterise(pdf, [r["page"] for r in rows] + list(backs.values()), svc)
-            names = [r["file"] for r in rows] + [f"back-{d}.png" for d in backs]
+            names = [r["file"] for r in rows] + [f"{d}/back.png" for d in backs]
             files.update(zip(names, pngs, strict=True))
         m = run.manifest()
         m.update({"format": MANIFEST_FORMAT, "title": deck.title, "created": created,
@@ -217,10 +240,13 @@ def export(what: str, out: str | os.PathLike[str], service: str, opts: PrintOpti
                   "files": sorted(files), "cards": rows})
         files[MANIFEST] = json.dumps(m, indent=1).encode("utf-8")
         planned.append((sub, files, run, m))
+        progress.advance(len(run.cards))
     result = _write(folder, planned, root, warnings)
     # An earlier export's cards must not be uploaded with this one (two runs, two decks).
     for p in stale - set(result.files):
         _unlink(p)
+        if p.parent != folder and p.parent.is_dir() and not any(p.parent.iterdir()):
+            p.parent.rmdir()  # an earlier export's back folder, now empty
     return result
 
 
@@ -230,7 +256,14 @@ def _old_files(manifest: Path) -> list[str]:
         names = json.loads(manifest.read_text(encoding="utf-8")).get("files", [])
     except (OSError, ValueError, AttributeError):
         return []
-    return [n for n in names if isinstance(n, str) and n == Path(n).name and n != MANIFEST]
+    return [n for n in names if isinstance(n, str) and _plain(n) and n != MANIFEST]
+
+
+def _plain(name: str) -> bool:
+    """A file name, or one folder and a file name, inside the export (never .. or /...)."""
+    parts = Path(name).parts
+    return (0 < len(parts) <= 2 and not Path(name).is_absolute()
+            and all(p not in ("", ".", "..") for p in parts))
 
 
 def _repeat_warning(old: Path, run_id: str) -> str:
@@ -259,7 +292,11 @@ def _write(folder: Path, planned: list[tuple[Path, dict[str, bytes], PrintRun, d
                     d.mkdir()
                     made.append(d)
             for name, data in files.items():
-                temps.append((_write_temp(sub, data), sub / name))
+                final = sub / name
+                if not final.parent.exists():  # a back design's folder (mpc)
+                    final.parent.mkdir()
+                    made.append(final.parent)
+                temps.append((_write_temp(final.parent, data), final))
         if root is not None:
             store = RunStore(root)
             for _sub, _files, run, m in planned:

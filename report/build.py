@@ -7,9 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion import playstats
 from companion.cards import load_deck
 from companion.errors import BadSetup
-from companion.playtest import POLICIES, Playtest, decisions, figures
+from companion.playtest import POLICIES, Game, Playtest, decisions, figures
+from companion.progress import Progress
 from companion.registry import find_rules
 from report import html as page
 from report.run import recorded, simulate
@@ -32,6 +34,12 @@ class Request:
     workers: int | None = None
     decision_games: int | None = None
     playtest: Playtest | None = None  # a game outside the registry (tests)
+    progress: Progress | None = None  # a bar on a terminal (companion.progress)
+
+    def steps(self) -> int:
+        """Games the report plays in all (for a progress bar)."""
+        sets = len(self.compare[1]) if self.compare else 1
+        return self.games * sets + min(self.games, self.decision_games or DECISION_GAMES)
 
     def check(self) -> None:
         """Raises ``BadSetup`` naming the first thing that cannot be played."""
@@ -43,10 +51,19 @@ class Request:
             raise BadSetup("--compare needs NAME=A,B: two values or more")
 
 
-def _faces(game: str) -> dict[str, str]:
+def _faces(game: str, policy: Any) -> tuple[dict[str, str], dict[str, str], set[str]]:
+    """Each face's name (with its deck or legion when the game has several: God Num prints
+    "Earth 1" in two legions), its deck's name, and the decks nobody holds."""
     if game not in {"wuxing", "godnum", "shrine", "mountains", "gemcomplete"}:
-        return {}
-    return {f.id: f.name for f in load_deck(game).faces}
+        return {}, {}, set()
+    data = load_deck(game)
+    several = len(data.decks) > 1
+    names = {f.id: f"{f.name} ({data.decks[f.deck].name})" if several else f.name
+             for f in data.faces}
+    decks = {f.id: data.decks[f.deck].name for f in data.faces}
+    shared = {data.decks[k].name for k in getattr(policy, "SHARED_DECKS", ())
+              if k in data.decks}
+    return names, decks, shared
 
 
 def build(req: Request) -> tuple[str, dict[str, Any]]:
@@ -54,28 +71,35 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
     req.check()
     pt = req.playtest
     title_game = pt.rules.title if pt else find_rules(req.game).title
-    rounds = (pt.policy if pt else Playtest.of(req.game, req.players, req.options).policy
-              ).ROUNDS[1]
-    names = _faces(req.game)
+    policy = (pt.policy if pt else Playtest.of(req.game, req.players, req.options).policy)
+    rounds = policy.ROUNDS[1]
+    names, decks, shared = _faces(req.game, policy)
     out: dict[str, Any] = {"game": req.game, "players": req.players, "games": req.games,
                            "seed": req.seed, "options": req.options, "policy": req.policy}
     sections: list[str] = []
     sets: dict[str, dict[str, Any]] = {}
     lengths: dict[str, list[float]] = {}
+    played: dict[str, list[Game]] = {}
     variants: list[tuple[str, dict[str, Any]]] = [("", dict(req.options))]
     if req.compare is not None:
         name, values = req.compare
         variants = [(f"{name} = {v}", {**req.options, name: v}) for v in values]
     for label, options in variants:
         games = simulate(req.game, req.players, options, req.seed, req.games, req.policy,
-                         req.workers, playtest=pt)
-        f = figures(games, req.players, names)
+                         req.workers, playtest=pt, progress=req.progress)
+        f = figures(games, req.players, names, decks, shared)
         key = label or "simulated"
         sets[key] = f
         lengths[key] = [g.events for g in games if g.finished]
+        played[key] = games
     out["simulated"] = sets
     if req.compare is not None:
+        # Every option plays game i from the same seed: the differences are paired.
+        first, *rest = list(played)
+        out["compared"] = {k: playstats.paired(played[first], played[k], req.players)
+                           for k in rest}
         sections.append(f"<h2>Compared: {html.escape(req.compare[0])}</h2>")
+        sections.append(page.compare_section(first, out["compared"]))
         sections.append(page._img(page.seat_plot(sets, "Win rate per seat, side by side"),
                                   "win rate per seat for each value"))
         sections.append(page._img(page.length_plot(lengths, "events per game"),
@@ -89,7 +113,7 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
                                   "game length"))
     n = min(req.games, req.decision_games or DECISION_GAMES)
     rotated = simulate(req.game, req.players, req.options, req.seed + 1, n, "rotate",
-                       req.workers, playtest=pt)
+                       req.workers, playtest=pt, progress=req.progress)
     d = decisions(rotated, req.players)
     out["decisions"] = d
     sections.append("<h2>Do decisions matter?</h2>"
@@ -105,7 +129,7 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
         by_players = recorded(req.from_data, req.game)
         real = by_players.get(req.players, [])
         others = sum(len(v) for k, v in by_players.items() if k != req.players)
-        f = figures(real, req.players, names)
+        f = figures(real, req.players, names, decks, shared)
         out["recorded"] = {**f, "other_player_counts": others}
         note = (f"<p class='muted'>{len(real)} games recorded at real tables with "
                 f"{req.players} players in this data dir"

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from typing import Any
 
+from companion.errors import BadSetup
+from companion.progress import progress
 from companion.registry import GAMES
 
 
@@ -51,15 +54,32 @@ def _report(args: argparse.Namespace) -> int:
         if not sep or not name:
             raise SystemExit(f"companion: --compare {args.compare!r} is not NAME=A,B")
         compare = (name, tuple(_value(v) for v in values.split(",")))
+    if args.from_data and not os.path.isdir(args.from_data):
+        raise BadSetup(f"--from-data {args.from_data!r} is not a folder")
     req = Request(args.game, args.players, args.games, args.seed, _options(args.option),
                   compare, args.policy, args.from_data, args.workers, args.decision_games)
-    t0 = time.perf_counter()
-    text, figures = build(req)
+    # Open the output before minutes of simulation, so an unwritable --out fails at once
+    # (issue 30 §6).
     tmp = f"{args.out}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
+    try:
+        f = open(tmp, "w", encoding="utf-8")  # noqa: SIM115 (written after the build)
+    except OSError as e:
+        raise BadSetup(f"cannot write --out {args.out!r}: {e.strerror}") from e
+    t0 = time.perf_counter()
+    try:
+        with f, progress(req.steps(), "simulating", "games", json_output=args.json) as bar:
+            req.progress = bar
+            text, figures = build(req)
+            f.write(text)
+    except BaseException:
+        os.unlink(tmp)
+        raise
     os.replace(tmp, args.out)
+    done = f"wrote {args.out} ({len(text) // 1024} KiB) in {time.perf_counter() - t0:.1f} s"
     if args.json:
+        # --json: stdout carries only the JSON; the summary line goes to stderr.
         print(json.dumps(figures, indent=1))
-    print(f"wrote {args.out} ({len(text) // 1024} KiB) in {time.perf_counter() - t0:.1f} s")
+        print(done, file=sys.stderr)
+    else:
+        print(done)
     return 0

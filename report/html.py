@@ -15,6 +15,8 @@ from typing import Any
 
 import matplotlib
 
+from companion.playstats import MIN_CARD_GAMES
+
 matplotlib.use("Agg")  # no screen: a Pi or a server draws the same report
 
 import matplotlib.pyplot as plt  # after the backend is chosen
@@ -86,18 +88,21 @@ def length_plot(lengths: Mapping[str, Sequence[float]], what: str) -> str:
     return _png(fig)
 
 
-def card_plot(rows: Sequence[Mapping[str, Any]], title: str, fair: float) -> str:
-    """Win rate of the player who played each card, with its interval."""
+def card_plot(rows: Sequence[Mapping[str, Any]], title: str) -> str:
+    """Each card's win rate minus its own deck's baseline, with its 95 % interval; a filled
+    dot stands out after the false-discovery control."""
     fig, ax = plt.subplots(figsize=(7, 0.35 * max(3, len(rows)) + 0.8))
     ys = list(range(len(rows)))[::-1]
-    ax.errorbar([r["rate"] for r in rows], ys,
-                xerr=[[r["rate"] - r["low"] for r in rows], [r["high"] - r["rate"] for r in rows]],
-                fmt="o", color=INK, ecolor=MUTED, capsize=3)
-    ax.axvline(fair, color=WARN, linestyle="--", linewidth=1)
+    xs = [r["rate"] - r["baseline"] for r in rows]
+    ax.errorbar(xs, ys, xerr=[[r["rate"] - r["low"] for r in rows],
+                              [r["high"] - r["rate"] for r in rows]],
+                fmt="none", ecolor=MUTED, capsize=3)
+    for x, y, r in zip(xs, ys, rows, strict=True):
+        ax.plot([x], [y], "o", color=INK, markerfacecolor=INK if r["stands_out"] else "white")
+    ax.axvline(0, color=WARN, linestyle="--", linewidth=1)
     ax.set_yticks(ys)
     ax.set_yticklabels([r["name"] for r in rows], fontsize=8)
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("win rate of the player who played it")
+    ax.set_xlabel("win rate minus its deck's baseline (filled: stands out, FDR 5 %)")
     ax.set_title(title)
     return _png(fig)
 
@@ -121,17 +126,19 @@ def _seat_sentences(f: Mapping[str, Any]) -> list[str]:
         if s["favoured"] or s["disfavoured"]:
             word = "favoured" if s["favoured"] else "at a disadvantage"
             out.append(f"Seat {s['seat']} is {word}: it wins {pct(s['rate'])} "
-                       f"(95 % interval {pct(s['low'])}-{pct(s['high'])}) against a fair "
-                       f"{pct(s['fair'])}.")
+                       f"(interval {pct(s['low'])}-{pct(s['high'])}, 95 % for all "
+                       f"{f['players']} seats at once) against a fair {pct(s['fair'])}.")
     if not out and f["finished"]:
-        out.append(f"No seat is favoured: every seat's interval holds the fair share "
+        out.append(f"No seat is favoured: every seat's interval (95 % for all "
+                   f"{f['players']} seats at once) holds the fair share "
                    f"({pct(1 / f['players'])}).")
     fp = f["first_player"]
     if fp["games"]:
         lo, hi, fair = fp["low"], fp["high"], fp["fair"]
         if lo > fair or hi < fair:
             out.append(f"The first player {'wins more' if lo > fair else 'wins less'}: "
-                       f"{pct(fp['rate'])} ({pct(lo)}-{pct(hi)}) against a fair {pct(fair)}.")
+                       f"{pct(fp['rate'])} ({pct(lo)}-{pct(hi)}, 95 % for all turn "
+                       f"positions at once) against a fair {pct(fair)}.")
         else:
             out.append(f"The first player wins {pct(fp['rate'])} ({pct(lo)}-{pct(hi)}): no "
                        f"advantage the games can show.")
@@ -142,13 +149,17 @@ def _seat_sentences(f: Mapping[str, Any]) -> list[str]:
 
 
 def _seat_table(f: Mapping[str, Any]) -> str:
-    rows = "".join(f"<tr><td>Seat {s['seat']}</td><td>{s['wins']:g}</td><td>{pct(s['rate'])}</td>"
-                   f"<td>{pct(s['low'])}-{pct(s['high'])}</td></tr>" for s in f["seats"])
-    fp = f["first_player"]
-    first = (f"<tr><td>First player</td><td>{fp['wins']:g}</td><td>{pct(fp['rate'])}</td>"
-             f"<td>{pct(fp['low'])}-{pct(fp['high'])}</td></tr>") if fp["games"] else ""
-    return ("<table><tr><th>who</th><th>wins</th><th>win rate</th><th>95 % interval</th></tr>"
-            f"{rows}{first}</table>")
+    def row(label: str, r: Mapping[str, Any]) -> str:
+        return (f"<tr><td>{label}</td><td>{r['wins']:g}</td><td>{pct(r['rate'])}</td>"
+                f"<td>{pct(r['low'])}-{pct(r['high'])}</td></tr>")
+
+    rows = "".join(row(f"Seat {s['seat']}", s) for s in f["seats"])
+    ords = {1: "First player", 2: "Second", 3: "Third", 4: "Fourth", 5: "Fifth", 6: "Sixth",
+            7: "Seventh", 8: "Eighth"}
+    turns = "".join(row(ords.get(p["position"], str(p["position"])), p)
+                    for p in f.get("positions", []) if p["games"])
+    return ("<table><tr><th>who</th><th>wins</th><th>win rate</th><th>interval (95 % for "
+            f"the whole family)</th></tr>{rows}{turns}</table>")
 
 
 def _length_table(f: Mapping[str, Any], rounds: str) -> str:
@@ -164,15 +175,52 @@ def _length_table(f: Mapping[str, Any], rounds: str) -> str:
 
 def _card_table(rows: Sequence[Mapping[str, Any]]) -> str:
     body = "".join(f"<tr><td>{html.escape(r['name'])}</td><td>{r['games']}</td>"
-                   f"<td>{pct(r['rate'])}</td><td>{pct(r['low'])}-{pct(r['high'])}</td></tr>"
-                   for r in rows)
-    return ("<table><tr><th>card</th><th>games</th><th>win rate</th><th>95 % interval</th>"
+                   f"<td>{pct(r['rate'])}</td><td>{pct(r['baseline'])}</td>"
+                   f"<td>{100 * r['difference']:+.1f}</td>"
+                   f"<td>{'yes' if r['stands_out'] else 'no'}</td></tr>" for r in rows)
+    return ("<table><tr><th>card</th><th>seat-games</th><th>win rate</th>"
+            "<th>its deck's rate</th><th>difference (points)</th><th>stands out</th>"
             f"</tr>{body}</table>")
+
+
+def _card_sentence(f: Mapping[str, Any]) -> str:
+    n, k = f.get("cards_tested", 0), f.get("cards_standing_out", 0)
+    head = (f"{k} of {n} cards stand out from their own deck's rate" if k else
+            f"None of the {n} cards stands out from its own deck's rate")
+    return (f"{head} (each card seen in at least {MIN_CARD_GAMES} seat-games is tested; "
+            "false discovery rate 5 %). A seat-game is one player's game in which they "
+            "played the card; a discard counts as played.")
+
+
+def compare_section(base: str, compared: Mapping[str, Mapping[str, Any]]) -> str:
+    """Each option's difference from the first, paired by seed, with a verdict."""
+    parts = []
+    for label, c in compared.items():
+        if c["all_identical"]:
+            parts.append(f"<p class='verdict warn'>{html.escape(label)} made the same "
+                         f"{c['games']} games as {html.escape(base)}: at this number of "
+                         "players the option changes nothing.</p>")
+            continue
+        rows = []
+        for name, d in c["figures"].items():
+            lo, hi = d["low"], d["high"]
+            span = "-" if lo is None or hi is None else (
+                f"{lo:+.3f} to {hi:+.3f}" if "events" in name
+                else f"{100 * lo:+.1f} to {100 * hi:+.1f} points")
+            diff = (f"{d['difference']:+.2f}" if "events" in name
+                    else f"{100 * d['difference']:+.1f} points")
+            rows.append(f"<tr><td>{html.escape(name)}</td><td>{diff}</td><td>{span}</td>"
+                        f"<td>{'differs' if d['differs'] else 'no difference shown'}</td></tr>")
+        parts.append(f"<p class='muted'>{html.escape(label)} minus {html.escape(base)}, the "
+                     f"same seeds for both ({c['games']} pairs, {c['identical']} games "
+                     "identical under both).</p><table><tr><th>figure</th><th>difference</th>"
+                     "<th>95 % paired interval</th><th>verdict</th></tr>"
+                     + "".join(rows) + "</table>")
+    return "\n".join(parts)
 
 
 def section(label: str, f: Mapping[str, Any], rounds: str) -> str:
     """The figures of one set of games: seats, first player, length, cards."""
-    fair = 1.0 / f["players"]
     parts = [f"<h2>{html.escape(label)}</h2>",
              f"<p class='muted'>{f['games']} games, {f['finished']} finished.</p>"]
     warn = any(s["favoured"] or s["disfavoured"] for s in f["seats"])
@@ -183,13 +231,19 @@ def section(label: str, f: Mapping[str, Any], rounds: str) -> str:
                           f"win rate per seat, {label}"))
         parts.append(_seat_table(f))
         parts.append("<h3>Game length</h3>" + _length_table(f, rounds))
-    if f["top_cards"]:
+    if f["cards"]:
         parts.append("<h3>Cards that go with winning</h3>")
-        parts.append("<div class='side'>" + _img(card_plot(f["top_cards"], "Top ten", fair),
-                                                 "top ten cards")
-                     + _img(card_plot(f["bottom_cards"], "Bottom ten", fair),
-                            "bottom ten cards") + "</div>")
+        parts.append(f"<p class='muted'>{html.escape(_card_sentence(f))}</p>")
+    if f["top_cards"] or f["bottom_cards"]:
+        plots = [_img(card_plot(rows, title), title.lower()) for rows, title in
+                 ((f["top_cards"], "Most above their deck"),
+                  (f["bottom_cards"], "Most below their deck")) if rows]
+        parts.append("<div class='side'>" + "".join(plots) + "</div>")
         parts.append(_card_table(f["top_cards"]) + _card_table(f["bottom_cards"]))
+    if f.get("shared_cards"):
+        parts.append("<h3>Cards nobody holds</h3><p class='muted'>The win rate of the player "
+                     "who laid each one, against its deck's rate.</p>")
+        parts.append(_card_table(f["shared_cards"]))
     return "\n".join(parts)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import lru_cache
 from multiprocessing import get_context
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.engine import Match
 from companion.playtest import MAX_EVENTS, POLICY_OF, Game, Playtest, actor, play_range
+from companion.progress import Progress, Silent
 
 CHUNK = 250  # games per task: small enough to balance two cores, large to cost little
 
@@ -42,22 +43,34 @@ def workers_here() -> int:
 
 def simulate(game: str, players: int, options: Mapping[str, Any], seed: int, games: int,
              policy: str, workers: int | None = None, max_events: int = MAX_EVENTS,
-             playtest: Playtest | None = None) -> list[Game]:
+             playtest: Playtest | None = None, progress: Progress | None = None
+             ) -> list[Game]:
     """``games`` games of ``game`` (``policy``: random, greedy or rotate), on ``workers``
     processes (default: every core). A ``playtest`` given here (a game not in the
     registry) is played in this process."""
+    bar = progress or Silent()
+    bounds = [(a, min(games, a + CHUNK)) for a in range(0, games, CHUNK)]
     if playtest is not None:
-        return play_range(playtest, seed, 0, games, policy, max_events)
+        out = []
+        for a, b in bounds:
+            out += play_range(playtest, seed, a, b, policy, max_events)
+            bar.advance(b - a)
+        return out
     opts = json.dumps(dict(options), sort_keys=True)
     _playtest(game, players, opts)  # a bad option is refused here, before any process
     n = workers or workers_here()
     if n <= 1 or games <= CHUNK:
-        return _chunk(game, players, opts, seed, 0, games, policy, max_events)
-    bounds = [(a, min(games, a + CHUNK)) for a in range(0, games, CHUNK)]
+        out = []
+        for a, b in bounds:
+            out += _chunk(game, players, opts, seed, a, b, policy, max_events)
+            bar.advance(b - a)
+        return out
     # fork: the workers start with the engines imported (spawn would import them again).
     with ProcessPoolExecutor(n, mp_context=get_context("fork")) as pool:
-        parts = [pool.submit(_chunk, game, players, opts, seed, a, b, policy, max_events)
-                 for a, b in bounds]
+        parts = {pool.submit(_chunk, game, players, opts, seed, a, b, policy, max_events):
+                 b - a for a, b in bounds}
+        for done in as_completed(parts):
+            bar.advance(parts[done])
         return [g for part in parts for g in part.result()]
 
 

@@ -178,3 +178,22 @@ def test_json_figures_and_bad_requests(capsys: pytest.CaptureFixture[str], tmp_p
     assert figs["simulated"]["simulated"]["games"] == 40
     assert main(["report", "wuxing", "--option", "end=\"nope\"", "--out", str(out)]) == 2
     assert "option 'end'" in capsys.readouterr().err
+
+
+def test_json_prints_only_json_and_bad_paths_fail_before_simulating(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 30 §6: `--json` stdout parses whole; a missing --from-data folder or an
+    unwritable --out is refused at once, naming the path, with no file left behind."""
+    out = tmp_path / "r.html"
+    assert main(["report", "godnum", "--games", "20", "--decision-games", "5", "--workers",
+                 "1", "--json", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["simulated"]["simulated"]["games"] == 20
+    assert "wrote" in captured.err
+    missing = tmp_path / "no-such-dir"
+    assert main(["report", "godnum", "--from-data", str(missing), "--out", str(out)]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    blocked = tmp_path / "no-such-dir" / "r.html"
+    assert main(["report", "godnum", "--games", "100000", "--out", str(blocked)]) == 2
+    assert "cannot write --out" in capsys.readouterr().err
+    assert not missing.exists()

@@ -365,6 +365,7 @@ def created(table: Table) -> dict[str, Any]:
         "options": table.config["options"],
         "host_token": table.config["host_token"],
         "camera_token": table.config["camera_token"],
+        "display_token": table.display_token(),
         "seats": [{"seat": i, "name": name, "token": table.config["seat_tokens"][i - 1],
                    "join_url": join_url(table, i)}
                   for i, name in enumerate(table.players, start=1)],

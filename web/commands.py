@@ -179,7 +179,7 @@ def print_demo(app: Any, base: str) -> None:
     table = demo_table(app)
     root = base.rstrip("/")
     print(f"\nDemo table {table.id} ({table.rules.title}, version {table.version})")
-    print(f"  Table page (big screen): {root}/t/{table.id}")
+    print(f"  Table page (big screen): {root}/t/{table.id}?token={table.display_token()}")
     host = table.config["host_token"]
     print(f"  Referee page (host):     {root}/t/{table.id}/referee?token={host}")
     print(f"  Camera token:            {table.config['camera_token']}")

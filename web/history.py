@@ -25,18 +25,13 @@ MAX_STEP_TEXT = 9  # digits of ?step=
 
 
 def _table(table_id: str) -> Table:
-    """The table, or the archived one its host deleted (read, never played on)."""
-    tables = services(current_app).tables
-    try:
-        return tables.get(table_id)
-    except Refused as exc:
-        if exc.code != "table_deleted":
-            raise
-        return tables.archived(table_id)
+    """The table. A table its host deleted is gone for everyone, its record and replay
+    too (C-7 rev. 3): 410 ``table_deleted``, whatever the token."""
+    return services(current_app).tables.get(table_id)
 
 
 def _readable(table_id: str) -> tuple[Table, Any]:
-    """The table (archived ones too) and the viewer its token stands for."""
+    """The table and the viewer its token stands for."""
     table = _table(table_id)
     return table, table.viewer_for(token())
 
@@ -126,6 +121,7 @@ def history() -> Response:
                       "{id, token} objects", code="malformed_json", status=400)
     summaries = []
     refused = 0
+    gone: list[str] = []
     for item in asked:
         if not isinstance(item, dict) or not isinstance(item.get("id"), str) \
                 or not isinstance(item.get("token"), str):
@@ -133,14 +129,16 @@ def history() -> Response:
             continue
         try:
             table, _ = _readable_as_host(item["id"], item["token"])
-        except Refused:
-            refused += 1
+        except Refused as exc:
+            if exc.code == "table_deleted":  # gone: the device may forget it (C-7 rev. 3)
+                gone.append(item["id"])
+            else:
+                refused += 1
             continue
-        archived = table.id in services(current_app).tables.deleted
-        summaries.append(summary(table, archived))
+        summaries.append(summary(table))
     summaries.sort(key=lambda s: -s["created"])
     return jsonify({"tables": summaries, "players": player_figures(summaries),
-                    "refused": refused})
+                    "refused": refused, "deleted": gone})
 
 
 def _readable_as_host(table_id: str, tok: str) -> tuple[Table, Any]:

@@ -8,6 +8,8 @@ this server (no CDN): the table's Wi-Fi may have no internet.
 
 from __future__ import annotations
 
+import secrets
+
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from companion.errors import CompanionError
@@ -38,13 +40,17 @@ def _role(table: Table, want: str, seat: int | None = None) -> str:
     return tok
 
 
-def _is_host(table: Table) -> bool:
+def _shows_joins(table: Table) -> bool:
+    """The big screen's display token (or the host's own token) shows the join codes."""
     tok = request.args.get("token") or ""
+    if not tok or not tok.isascii():
+        return False
+    if secrets.compare_digest(tok, table.display_token()):
+        return True
     try:
-        viewer = table.viewer_for(tok) if tok else None
+        return table.viewer_for(tok).role == "host"
     except CompanionError:
         return False
-    return viewer is not None and viewer.role == "host"
 
 
 def _seats(table: Table) -> list[dict[str, object]]:
@@ -74,7 +80,7 @@ def table_page(table_id: str) -> str:
     # them, and only until the first play (issue 18 §5: a code scanned mid-game opens
     # another seat's hidden cards); then only the referee page has them. The page itself
     # reads the public view (no token in its configuration).
-    seats = _seats(table) if _is_host(table) and not started else []
+    seats = _seats(table) if _shows_joins(table) and not started else []
     return render_template("table.html", table=table, role="public", token="", seat=None,
                            watch_url=url, watch_qr=_qr_svg(url), seats=seats, opening=opening)
 
@@ -98,6 +104,7 @@ def referee_page(table_id: str) -> str:
     token = _role(table, "host")
     return render_template("referee.html", table=table, role="host", token=token, seat=None,
                            seats=_seats(table), urls=page_urls(table),
+                           display_token=table.display_token(),
                            camera_token=table.config["camera_token"],
                            camera_preview=(current_app.config["CAMERA_PREVIEW"] or "").rstrip("/"))
 

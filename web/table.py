@@ -15,6 +15,9 @@ Every change is written to the store before it is published; a refused play rais
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import logging
 import random
@@ -117,6 +120,15 @@ class Table:
     def players(self) -> list[str]:
         return list(self.config["players"])
 
+    def display_token(self) -> str:
+        """The big screen's token (C-7 rev. 3): it reads the public view and, before the
+        first play, the join codes; nothing else. Derived from the host token by a keyed
+        hash, so tables made before it existed have one too, nothing new is stored, and it
+        cannot be turned back into the host token."""
+        mac = hmac.new(str(self.config["host_token"]).encode(), b"table-companion display",
+                       hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:18]).decode("ascii")
+
     def viewer_for(self, token: str | None) -> Viewer:
         """The viewer a token stands for; ``None`` is the public view.
 
@@ -129,6 +141,8 @@ class Table:
                           code="bad_token", status=403)
         if secrets.compare_digest(token, self.config["host_token"]):
             return HOST
+        if secrets.compare_digest(token, self.display_token()):
+            return PUBLIC  # the big screen: a viewer, no power (C-7 rev. 3)
         if secrets.compare_digest(token, self.config["camera_token"]):
             return Viewer("camera")
         if self.shared_store is not None:

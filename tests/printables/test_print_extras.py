@@ -13,9 +13,10 @@ from pdf_probe import line_centres, render, text_of
 from companion import tablemat
 from companion.cards import load_deck
 from companion.games.mountains import load_board
-from printables.extras import SQUARE, calibration_targets, zone_words
+from printables.extras import SQUARE, calibration_targets
 from printables.geometry import PrintError, printable_area
 from printables.jobs import build
+from printables.mat import zone_label
 from printables.options import PrintOptions
 from printables.pieces import token_spec
 
@@ -57,7 +58,8 @@ def test_mat_prints_every_zone_of_the_layout() -> None:
     pdf, _, _ = build("mat", PrintOptions(paper="a3", mat_game="shrine", players=6))
     text = text_of(pdf)
     for z in tablemat.zones("shrine", 6):
-        assert zone_words(z.name) in text  # every zone is printed with its name (C-8 words)
+        # every zone is printed with its name in players' words (C-8)
+        assert zone_label("shrine", z.name).heading in text
     for internal in ("seat:", "lot", "pot", "SK-", "GN-", "MR-", "(WX"):
         assert internal not in text
     with pytest.raises(Exception, match="2-6 players"):

@@ -18,6 +18,7 @@ from pdf_probe import decode, render
 from PIL import Image
 
 from companion.runs import RunBook, RunStore
+from printables.geometry import PrintError
 from printables.jobs import build
 from printables.options import PrintOptions
 from printables.pod import SERVICES, export
@@ -31,11 +32,15 @@ def test_mpc_export_is_one_png_per_card_that_reads_as_its_card(tmp_path: Path) -
     m = json.loads((out / "manifest.json").read_text())
     (run,) = result.runs
     assert m["pod"] == "mpc" and m["pixels"] == [822, 1122]
-    names = sorted(p.name for p in out.iterdir())
-    fronts = [f"{c.serial}.png" for c in run.cards]
-    backs = sorted({f"back-{c.deck}.png" for c in run.cards})
+    names = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    fronts = [f"{c.deck}/{c.serial}.png" for c in run.cards]
+    backs = sorted({f"{c.deck}/back.png" for c in run.cards})
     assert names == sorted([*fronts, *backs, "manifest.json"])
-    assert len(backs) == 4  # character, weapon, challenge and chance backs differ
+    # character, weapon, challenge and chance backs differ: one folder per back design,
+    # each holding its fronts and its one back (MakePlayingCards' "same back" upload).
+    assert len(backs) == 4
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == sorted(
+        {c.deck for c in run.cards})
     book = RunBook(RunStore(data).all())
     for row in m["cards"]:
         img = Image.open(out / row["file"])
@@ -132,3 +137,49 @@ def test_cli_pod_export_says_to_order_once(tmp_path: Path) -> None:
     bad = subprocess.run([*cmd[:5], "--pod", "xyz", "--out", str(out)], capture_output=True,
                          text=True, cwd=Path(__file__).resolve().parents[2])
     assert bad.returncode == 2 and "xyz" in bad.stderr
+
+
+@pytest.mark.parametrize("service", ["mpc", "dtc"])
+def test_pod_backs_run_to_the_bleed_edge_with_no_white_frame(tmp_path: Path,
+                                                             service: str) -> None:
+    """Issue 29 §10: the coloured back reaches the bleed edge, so a 1.5 mm cutting error
+    leaves no white border of a different width on each card."""
+    out = tmp_path / service
+    export("wuxing", out, service, PrintOptions(), None, random.Random(2))
+    m = json.loads((out / "manifest.json").read_text())
+    svc = SERVICES[service]
+    if service == "mpc":
+        backs = [np.asarray(Image.open(out / f).convert("RGB"))
+                 for f in sorted({r["back_file"] for r in m["cards"]})]
+    else:
+        pdf = next(out.glob("*.pdf")).read_bytes()
+        images = render(pdf, 300)
+        # dtc: a back page behind every front; one of each deck is enough.
+        first = {r["deck"]: r["back_page"] for r in m["cards"]}
+        backs = [images[p][..., None] for p in sorted(set(first.values()))]  # grey
+    assert len(backs) == 2  # the player deck's and the Universe deck's
+    for img in backs:
+        w = img.shape[1]
+        px_mm = w / svc.page[0]
+        # Every pixel within 4.5 mm of the trim line, inside and out, is back colour: a
+        # cut anywhere in the +-1.5 mm a cutter strays lands in colour.
+        band = round(4.5 * px_mm)
+        edges = [img[:band], img[-band:], img[:, :band], img[:, -band:]]
+        for e in edges:
+            white = (e.min(axis=2) > 235).mean()
+            assert white < 0.01, f"{service}: {white:.1%} of the edge band is white"
+
+
+def test_pod_honours_back_style_and_refuses_sheet_options_by_name(tmp_path: Path) -> None:
+    """Issue 29 §13: --pod used to drop --card, --bleed and --back-style silently."""
+    out = tmp_path / "saver"
+    export("shrine", out, "mpc", PrintOptions(back_style="ink-saver"), None, random.Random(1))
+    back = np.asarray(Image.open(next(out.rglob("back.png"))).convert("L"))
+    assert (back > 235).mean() > 0.8  # outlines on white paper
+    for opts, named in ((PrintOptions(card="bridge"), "--card bridge"),
+                        (PrintOptions(bleed=3.0), "--bleed 3"),
+                        (PrintOptions(backs="long-edge"), "--backs long-edge"),
+                        (PrintOptions(back_offset=(1.0, 0.0)), "--back-offset")):
+        with pytest.raises(PrintError, match=re.escape(named)):
+            export("shrine", tmp_path / "no", "dtc", opts, None, random.Random(1))
+    assert not (tmp_path / "no").exists()

@@ -177,20 +177,35 @@ def test_the_record_as_csv_is_one_line_per_record_and_never_a_formula(
     assert bad.status_code == 400 and bad.json["code"] == "bad_format"
 
 
-def test_a_deleted_table_keeps_its_record_and_replay(
+def test_a_deleted_table_is_gone_with_its_record_and_replay(
         app: Flask, client: FlaskClient, data_dir: Path) -> None:
+    """C-7 rev. 3 (issue 27 §3): the record of a deleted table was still served. Deleted is
+    gone for everyone: the record (JSON and CSV), the replay and its page answer 410 with
+    the host's token as without one; the history tells the device to forget it."""
     t = make_table(client, data_dir, "godnum")
     play_through(app, client, t, limit=400, undo_at=-1)
     table = services(app).tables.get(t["table"])
     assert table.match.state.finished
+    before = client.get(f"/api/tables/{t['table']}/record", headers=bearer(t["host_token"]))
+    assert before.status_code == 200 and before.json["winners"]
     assert client.delete(f"/api/tables/{t['table']}",
                          headers=bearer(t["host_token"])).status_code in (200, 204)
     assert client.get(f"/api/tables/{t['table']}").status_code == 410
-    rec = client.get(f"/api/tables/{t['table']}/record", headers=bearer(t["host_token"]))
-    assert rec.status_code == 200 and rec.json["finished"] and rec.json["winners"]
-    assert rec.json["standings"][0]["won"]
+    for tok in (t["host_token"], t["seats"][0]["token"], None):
+        headers = bearer(tok) if tok else {}
+        for url in (f"/api/tables/{t['table']}/record",
+                    f"/api/tables/{t['table']}/record?format=csv",
+                    f"/api/tables/{t['table']}/replay?step=1"):
+            r = client.get(url, headers=headers)
+            assert r.status_code == 410 and r.json["code"] == "table_deleted", (url, tok)
+            assert "Ana" not in r.get_data(as_text=True)
     page = client.get(f"/t/{t['table']}/replay?token={t['host_token']}")
-    assert page.status_code == 200 and b"replay.js" in page.data
+    assert page.status_code == 404 and b"replay.js" not in page.data
+    h = client.post("/api/history", json={"tables": [{"id": t["table"],
+                                                      "token": t["host_token"]}]})
+    assert h.status_code == 200
+    assert h.json["tables"] == [] and h.json["deleted"] == [t["table"]]
+    assert h.json["refused"] == 0
 
 
 def test_history_reads_only_the_tables_the_device_is_host_of(

@@ -4,6 +4,7 @@ seat page's address bar or in a lobby that did not ask for it."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from pathlib import Path
@@ -165,3 +166,38 @@ def test_a_reissue_reaches_every_process_sharing_postgresql(
     finally:
         for x in apps:
             services(x).close()
+
+
+def test_the_big_screen_link_carries_a_display_token_with_no_power(
+        client: FlaskClient, data_dir: Path) -> None:
+    """C-7 rev. 3 (issue 27 §2): the referee page's big-screen link carried the host token,
+    so anyone at the TV could undo, override and re-issue seats. It now carries a display
+    token: the public view and the join codes before the first play, nothing else."""
+    t = make_table(client, data_dir, "wuxing", 3)
+    tid, host, display = t["table"], t["host_token"], t["display_token"]
+    assert display and display not in (host, t["camera_token"])
+    assert all(display != s["token"] for s in t["seats"])
+    referee = client.get(f"/t/{tid}/referee?token={host}").get_data(as_text=True)
+    link = re.search(r'id="big-screen" href="([^"]+)"', referee)
+    assert link and link.group(1).endswith(f"/t/{tid}?token={display}")
+    assert host not in link.group(1)
+    big = client.get(f"/t/{tid}?token={display}").get_data(as_text=True)
+    assert 'id="join"' in big and big.count("<svg") == 4
+    # Nothing else: the public view, and every act of a host or a seat refused.
+    view = client.get(f"/api/tables/{tid}", headers=bearer(display))
+    assert view.status_code == 200 and view.json["viewer"]["role"] == "public"
+    assert view.json["view"] == client.get(f"/api/tables/{tid}").json["view"]
+    acts = [("post", f"/api/tables/{tid}/undo", {}),
+            ("post", f"/api/tables/{tid}/seats/2/reissue", {}),
+            ("post", f"/api/tables/{tid}/actions", {"type": "rps", "winner": 1}),
+            ("post", f"/api/tables/{tid}/scans", {"payload": "x", "zone": "seat:1",
+                                                   "override": True}),
+            ("delete", f"/api/tables/{tid}", None)]
+    for method, url, body in acts:
+        r = getattr(client, method)(url, headers=bearer(display), json=body)
+        assert r.status_code in (401, 403), (url, r.status_code, r.json)
+    assert client.get(f"/t/{tid}/referee?token={display}").status_code == 403
+    assert client.get(f"/t/{tid}/seat/1/qr.svg?token={display}").status_code == 403
+    first_play(client, t)
+    after = client.get(f"/t/{tid}?token={display}").get_data(as_text=True)
+    assert 'id="join"' not in after and not any(s["token"] in after for s in t["seats"])

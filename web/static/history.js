@@ -14,13 +14,22 @@ function remembered() {
   }).filter((x) => x && x.id && x.token);
 }
 
+// A table its referee deleted is gone (C-7 rev. 3): this device stops remembering it.
+function forget(ids) {
+  if (!ids.length) return;
+  try {
+    const list = JSON.parse(localStorage.getItem(MINE) || "[]");
+    localStorage.setItem(MINE, JSON.stringify(list.filter((x) => !ids.includes(x.table))));
+  } catch (e) { /* storage unavailable: nothing to forget */ }
+}
+
 function date(t) { return new Date(t * 1000).toLocaleDateString([], {dateStyle: "medium"}); }
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function tableRow(s, tokens) {
   const tok = tokens[s.table];
   const state = s.finished ? (s.winners.length ? `${s.winners.join(" and ")} won` : "no winner")
-    : (s.archived ? "archived unfinished" : "still in play");
+    : "still in play";
   const length = s.minutes === null ? "" : s.minutes < 1 ? " · under a minute" : ` · ${plural(Math.round(s.minutes), "minute")}`;
   return h("li", {},
     h("b", {}, s.title), ` · ${s.players.join(", ")} · ${date(s.created)}${length} · ${plural(s.events, "play")} · `,
@@ -41,7 +50,7 @@ async function main() {
   if (asked.length) {
     const r = await fetch("/api/history", {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
       body: JSON.stringify({tables: asked.slice(0, 200)})});
-    if (r.ok) data = await r.json();
+    if (r.ok) { data = await r.json(); forget(data.deleted || []); }
     else { const n = $("notice"); n.textContent = "The server could not read your tables now."; n.className = "notice error"; n.hidden = false; }
   }
   $("history-tables").replaceChildren(...data.tables.map((s) => tableRow(s, tokens)));

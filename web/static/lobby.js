@@ -101,7 +101,7 @@ function made(data, title) {
     h("div", {class: "code-field"}, link, copy),
     h("label", {class: "check"}, keepBox, " Remember on this device (not on the big screen or a shared computer: the link shows every hidden card)"),
     h("p", {}, h("a", {href: data.urls.referee, class: "button", id: "open-referee"}, "Open the referee page"),
-      " ", h("a", {href: data.urls.table + "?token=" + encodeURIComponent(data.host_token), class: "button secondary", id: "open-big"}, "Open the big screen")));
+      " ", h("a", {href: data.urls.table + "?token=" + encodeURIComponent(data.display_token), class: "button secondary", id: "open-big"}, "Open the big screen")));
   box.hidden = false;
   // In view at once, wherever the form was (issue 20 §5): the answer is the next step.
   box.scrollIntoView({block: "start"});

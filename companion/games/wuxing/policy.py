@@ -14,6 +14,8 @@ from companion.games.wuxing.state import WuXingState
 DECISIONS: frozenset[str] = frozenset()  # rps is chance; a shown card is the deck's top card
 CHOICES = 1
 ROUNDS = ("challenges", "challenges")
+# The Universe deck is nobody's: its cards are ranked apart in a report (issue 30 §2).
+SHARED_DECKS = ("universe",)
 
 
 def value(state: WuXingState, seat: int) -> float:
