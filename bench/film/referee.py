@@ -243,6 +243,8 @@ def film_game(game: str, players: int, *, res: str = "720p", pace: str = "calm",
                 for show in step.shows:
                     last = roll(film.lay(show.serial, show.zone))
                 for tap in step.taps:
+                    if tap.offered and not _offered(rules, replayed()[0], tap):
+                        continue
                     answer = table.act(tap.who, tap.body)
                     if answer.status_code >= 300:
                         figs.tap_refusals += 1
@@ -278,6 +280,13 @@ def film_game(game: str, players: int, *, res: str = "720p", pace: str = "calm",
             outbox.stop()
     figs.wall_s = time.perf_counter() - start
     return figs
+
+
+def _offered(rules: Any, mirror: Match[Any], tap: script.Tap) -> bool:
+    """Whether the phone of ``tap.who`` offers the tap now (its actions, as the page does)."""
+    seat = int(tap.who[len(script.SEAT):]) if tap.who.startswith(script.SEAT) else None
+    return any(a.get("type") == tap.body.get("type")
+               for a in rules.actions(mirror.state, seat))
 
 
 def _count_scans(figs: GameFigures, step: script.Step, heard: list[tuple[Any, Any]]) -> None:

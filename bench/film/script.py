@@ -52,6 +52,7 @@ class Tap:
 
     who: str
     body: dict[str, Any]
+    offered: bool = False  # tapped only if that seat's phone offers it (``Rules.actions``)
 
 
 @dataclass(frozen=True)
@@ -98,11 +99,11 @@ def plan(game: str, event: Event, zones: frozenset[str]) -> Step:
         return Step(event, shows=(Show(card, f"{SEAT}{event['seat']}"),))
     if game == "godnum" and kind == "discard" and "void" in zones and not event.get("more"):
         # GN-9: discards laid in the Void one by one (each keeps the turn open), then the
-        # player's phone ends the turn.
+        # player's phone ends the turn (a Burden discard ends it by itself, GN-3).
         cards = event.get("cards")
         if isinstance(cards, list) and all(isinstance(c, str) for c in cards) and cards:
             return Step(event, shows=tuple(Show(c, "void") for c in cards),
-                        taps=(Tap(f"{SEAT}{event['seat']}", {"type": "end_turn"}),))
+                        taps=(Tap(f"{SEAT}{event['seat']}", {"type": "end_turn"}, True),))
     if game == "gemcomplete" and kind == "play" and isinstance(card, str):
         # GC-3: a non-Gem card played face up at its owner's place, then onto the discards.
         return Step(event, shows=(Show(card, f"{SEAT}{event['seat']}"),))
