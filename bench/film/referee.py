@@ -290,12 +290,18 @@ def _offered(rules: Any, mirror: Match[Any], tap: script.Tap) -> bool:
 
 
 def _count_scans(figs: GameFigures, step: script.Step, heard: list[tuple[Any, Any]]) -> None:
+    """Refusals, "already there", duplicates (accepted with no card shown for them) and
+    missed cards (shown, never sent) of one step."""
     wanted = Counter(s.serial for s in step.shows)
     got: Counter[str] = Counter()
     for scan, outcome in heard:
         if outcome.status == "refused":
             figs.refusals += 1
             figs.refused_words[outcome.message[:70]] += 1
+            if wanted[scan.serial] > got[scan.serial]:
+                got[scan.serial] += 1  # sent; the server's refusal is counted, not a miss
+                figs.notes.append(f"event {figs.events} {step.event}: the card shown was "
+                                  f"refused: {outcome.message[:120]}")
         elif isinstance(outcome.answer, dict) and outcome.answer.get("already_there"):
             figs.already_there += 1
         elif wanted[scan.serial] > got[scan.serial]:
