@@ -17,6 +17,9 @@ per frame). Reported per resolution and card count:
   processes of a shared machine held the core).
 
 Then the raw decode count on the ZXing real photos (``qr-photos``).
+
+``--brisk N``: instead, brisk play filmed (``bench_brisk``): lost and duplicate scans of
+today's tracker and of the one before C-9.
 """
 
 from __future__ import annotations
@@ -34,11 +37,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from bench import scenes
+from bench import scenes, sequences
 from companion.cards import load_deck
 from companion.runs import RunBook, new_run
 from cv.detect import CardReader, make_decoder
-from cv.tracker import Tracker
+from cv.tracker import Tracker, TrackerConfig
 from cv.zones import MatLocator, MatZones
 
 SIZES = ((1280, 720), (1920, 1080))
@@ -199,6 +202,79 @@ def _photos_dir(arg: str | None) -> Path | None:
     return None
 
 
+# Tracking before C-9 (issue 26 §3): removed only after 1.5 s of bare place, never for a
+# card laid over it, and a card read again where it lay was the same placement.
+BEFORE_C9 = TrackerConfig(bare_after_s=1.5, cover_share=2.0, back_after_bare=10**9)
+BRISK_LIGHTS = ("normal", "dim", "glare")
+BRISK_VIEWS = {"1080p": ((1920, 1080), (60.0, 85.0)), "720p": ((1280, 720), (80.0, 100.0))}
+
+
+def bench_brisk(n: int, seed: int, views: Sequence[str] = ("1080p",),
+                configs: dict[str, TrackerConfig] | None = None,
+                lights: Sequence[str] = ("normal",)) -> list[dict[str, Any]]:
+    """Brisk play (``sequences.brisk_moments``: cards still 0.4 s, the next laid 0.7 s after
+    a collection) and, as a control, a hand over two cards for 3 s, filmed ``n`` times per
+    view on the 8-seat WuXing mat with random tilt (0-30 degrees), blur and light at 30 fps,
+    replayed through the reader and each tracker of ``configs`` (default: today's and the
+    one before C-9). Per moment: placements a referee should get, lost and duplicate scans,
+    ghosts (cards still placed at the end that are not on the table), false reads, and for
+    the hand, removals (there should be none)."""
+    run = new_run(load_deck("wuxing"), sets=2, run_id="BR1S", rng=random.Random(seed))
+    renderer = scenes.SceneRenderer("wuxing", 8, face=scenes.default_face_renderer([run]))
+    configs = configs or {"C-9": TrackerConfig(), "before": BEFORE_C9}
+    rng = random.Random(seed)
+    rows: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for view, light in ((v, li) for v in views for li in lights):
+        size, card_px = BRISK_VIEWS[view]
+        for _ in range(n):
+            h = scenes.random_camera(size, rng, 30.0, card_px=card_px)
+            look = scenes.random_look(rng, 0.7, light)
+            payloads = [c.payload for c in rng.sample(list(run.cards), 14)]
+            films = sequences.brisk_moments(renderer, payloads, h, size, look, rng)
+            table = scenes.random_cards(run, 8, "wuxing", 8, rng)
+            films.append(sequences.Brisk(
+                "hand over two cards, 3 s", sequences.hand_over_plan(table),
+                [(c.payload, c.zone or "") for c in table],
+                sequences.filmer(renderer, h, size, look, rng.randrange(2**31))))
+            for film in films:
+                names = list(configs)
+                outs = sequences.replay_many(
+                    film.shots(), CardReader(make_decoder("zxing"), runbook=RunBook([run])),
+                    [Tracker(configs[name]) for name in names])
+                for name, out in zip(names, outs, strict=True):
+                    lost, dup = out.lost_and_doubled(film.expected)
+                    row = rows.setdefault((view, light, film.name, name), {
+                        "view": view, "light": light, "moment": film.name, "tracker": name,
+                        "films": 0,
+                        "placements": 0, "lost": 0, "duplicate": 0, "ghosts": 0,
+                        "false_reads": 0, "removals": 0, "cpu_ms": []})
+                    row["films"] += 1
+                    row["placements"] += len(film.expected)
+                    row["lost"] += lost
+                    row["duplicate"] += dup
+                    row["ghosts"] += len(out.ghosts)
+                    row["false_reads"] += out.false_reads
+                    row["removals"] += len(out.removals)
+                    row["cpu_ms"] += out.cpu_ms
+    out_rows = []
+    for row in rows.values():
+        cpu = row.pop("cpu_ms")
+        row["cpu_ms_median"], row["cpu_ms_p90"] = statistics.median(cpu), _pct(cpu, 90)
+        out_rows.append(row)
+    return out_rows
+
+
+def print_brisk(rows: Sequence[dict[str, Any]]) -> None:
+    print(f"{'view':6} {'light':6} {'moment':30} {'tracker':7} {'films':>5} {'scans':>5} "
+          f"{'lost':>4} {'dup':>4} {'ghost':>5} {'false':>5} {'remov':>5} {'cpu med':>7} "
+          f"{'cpu p90':>7}")
+    for r in rows:
+        print(f"{r['view']:6} {r['light']:6} {r['moment']:30} {r['tracker']:7} {r['films']:>5} "
+              f"{r['placements']:>5} {r['lost']:>4} {r['duplicate']:>4} {r['ghosts']:>5} "
+              f"{r['false_reads']:>5} {r['removals']:>5} {r['cpu_ms_median']:>7.2f} "
+              f"{r['cpu_ms_p90']:>7.2f}")
+
+
 def _fmt(v: Any, pct: bool = False) -> str:
     if v is None:
         return "-"
@@ -208,15 +284,27 @@ def _fmt(v: Any, pct: bool = False) -> str:
 def main(args: argparse.Namespace) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
+    if getattr(args, "brisk", 0):
+        views = [v.strip() for v in args.views.split(",") if v.strip() in BRISK_VIEWS]
+        print(f"Brisk play (cards still 0.4 s, the next laid 0.7 s after a collection), "
+              f"{args.brisk} film(s) of each moment per view, 8-seat WuXing mat, 30 fps:")
+        lights = [v.strip() for v in args.lights.split(",") if v.strip() in BRISK_LIGHTS]
+        brisk = bench_brisk(args.brisk, args.seed, views or ["1080p"],
+                            lights=lights or ["normal"])
+        print_brisk(brisk)
+        if args.json:
+            Path(args.json).write_text(json.dumps(brisk, indent=1), encoding="utf-8")
+        return 0
     if args.table:
-        from bench.camera_table import LIGHTS, VIEWS, run_table
+        from bench.camera_table import LIGHTS, STILLS, VIEWS, run_table
 
         views = [v.strip() for v in args.views.split(",") if v.strip()]
         lights = [v.strip() for v in args.lights.split(",") if v.strip()]
-        bad = [v for v in views if v not in VIEWS] + [v for v in lights if v not in LIGHTS]
+        bad = ([v for v in views if v not in VIEWS and v != STILLS]
+               + [v for v in lights if v not in LIGHTS])
         if bad:
             print(f"companion bench cv: unknown view or light {bad[0]!r}; views "
-                  f"{', '.join(VIEWS)}; lights {', '.join(LIGHTS)}")
+                  f"{', '.join(VIEWS)}, {STILLS}; lights {', '.join(LIGHTS)}")
             return 2
         table = run_table(args.frames, args.seed, views, lights, args.moments)
         if args.json:

@@ -13,11 +13,18 @@ Eight cards, one in each seat (or the Universe), every scene filmed for 5 frames
 Recall counts the cards whose code is in full view (not under the hand) in at least one
 of the 5 frames; a false read is a payload reported that is not on the table. Time per
 frame is ``CardReader.read`` on one thread, plus the JPEG decode at 4K (a 4K USB camera
-sends MJPEG; the Pi camera hands over its Y plane, no decoding): wall clock and CPU time
+sends MJPEG, decoded as ``CameraSource`` does, at half size; the Pi camera hands over its
+Y plane, no decoding): wall clock and CPU time
 of the thread, the p90 also over the frames after each scene's first (a table at play
 changes one card at a time; a scene's first frame meets eight new cards at once). Then
 the filmed moments (``cv.sequences``) at 1080p: a hand over
 two cards for 3 s, five cards dropped on the pot, a card taken away.
+
+``--views stills`` (``bench_stills``) measures single stills instead: each 1080p still
+(cards 60-85 px, 35-50 % exposure, noise sigma 5-9) read by a new reader that has seen
+no frame before, so nothing is carried over from a last frame; and 4K MJPEG frames
+decoded and read both ways, the whole frame decoded to grey and decoded at half size
+(``cv.sources.decode_grey``), in turn on the same frames.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ from bench import scenes, sequences
 from companion.cards import load_deck
 from companion.runs import PrintRun, RunBook, new_run
 from cv.detect import CardReader, make_decoder
+from cv.rectify import Region
+from cv.sources import decode_grey
 from cv.tracker import Tracker
 from cv.zones import MatLocator, MatZones
 
@@ -47,7 +56,9 @@ VIEWS: dict[str, tuple[tuple[int, int], tuple[float, float]]] = {
     # markers out of view): the frame's busy patches are searched instead.
     "1080p no mat": ((1920, 1080), (60.0, 85.0)),
 }
+STILLS = "stills"  # --views stills: bench_stills instead of a view
 LIGHTS = ("normal", "dim", "glare", "hand")
+STILL_EXPOSURE = (0.35, 0.5)  # dim light of the stills: 35-50 % exposure
 FRAMES = 5
 FPS = 30.0
 
@@ -97,17 +108,20 @@ def bench_view(view: str, light: str, n_scenes: int, run: PrintRun,
             data = scenes.jpeg_bytes(image, look.jpeg) if jpeg else b""
             if grey:
                 image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-            if f == 0 and not view.endswith("no mat"):
+            wall0 = cpu0 = 0.0
+            if jpeg:  # as CameraSource decodes it: to grey, at half size above 2000 px
+                t0, c0 = time.perf_counter(), time.thread_time()
+                decoded, _ = decode_grey(data)
+                wall0, cpu0 = time.perf_counter() - t0, time.thread_time() - c0
+                decode_cpu.append(cpu0 * 1000)
+                image = decoded if decoded is not None else image
+            if f == 0 and not view.endswith("no mat"):  # the mat is found once a second
                 pose = locator.locate(image)
                 zones = MatZones(pose, "wuxing", 8) if pose else None
             t0, c0 = time.perf_counter(), time.thread_time()
-            if jpeg:
-                decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
-                decode_cpu.append((time.thread_time() - c0) * 1000)
-                image = decoded if decoded is not None else image
             got = reader.read(image, zones.regions() if zones else ())
-            ms.append((time.perf_counter() - t0) * 1000)
-            cpu.append((time.thread_time() - c0) * 1000)
+            ms.append((time.perf_counter() - t0 + wall0) * 1000)
+            cpu.append((time.thread_time() - c0 + cpu0) * 1000)
             if f:  # a table at play changes a card at a time, not all of it at once
                 steady.append(cpu[-1])
             payloads = {s.payload for s in got}
@@ -177,6 +191,153 @@ def bench_moments(n: int, run: PrintRun, renderer: scenes.SceneRenderer,
     return rows
 
 
+def still_scene(run: PrintRun, renderer: scenes.SceneRenderer, rng: random.Random,
+                view: str = "1080p", light: str = "dim"
+                ) -> tuple[list[scenes.PlacedCard], scenes.Image, scenes.Look, scenes.Image]:
+    """One still of the whole 8-player table: the cards, the camera (mat mm -> px), the
+    look and the BGR frame; dim light is 35-50 % exposure, noise sigma 5-9."""
+    size, card_px = VIEWS[view]
+    cards = scenes.random_cards(run, 8, "wuxing", 8, rng)
+    h = scenes.random_camera(size, rng, 30.0, card_px=card_px)
+    look = scenes.random_look(rng, 0.7, light, exposure=STILL_EXPOSURE)
+    return cards, h, look, renderer.render(cards, h, size, look, rng)
+
+
+def _located(image: scenes.Image) -> tuple[Region, ...]:
+    pose = MatLocator().locate(image)
+    return tuple(MatZones(pose, "wuxing", 8).regions()) if pose else ()
+
+
+def _times(xs: Sequence[float]) -> dict[str, float]:
+    return {"p50": _pct(xs, 50), "p95": _pct(xs, 95), "max": max(xs) if xs else float("nan")}
+
+
+def bench_stills(n: int, run: PrintRun, renderer: scenes.SceneRenderer,
+                 rng: random.Random) -> dict[str, Any]:
+    """``n`` single 1080p stills in dim light, each read by a new reader (with the mat's
+    zones, found in the still itself; finding them is timed apart), and ``n // 5`` 4K
+    scenes (normal and dim light in turn, ``FRAMES`` frames each) sent as MJPEG and
+    decoded and read both ways, in turn: the whole frame to grey, and at half size."""
+    stills_read = cards = cards_read = false_reads = 0
+    cpu: list[float] = []
+    walls: list[float] = []
+    locate: list[float] = []
+    missed: list[dict[str, Any]] = []
+    for i in range(n):
+        cards_, h, look, image = still_scene(run, renderer, rng)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        c0 = time.thread_time()
+        regions = _located(grey)
+        locate.append((time.thread_time() - c0) * 1000)
+        reader = CardReader(make_decoder("zxing"), runbook=RunBook([run]))
+        t0, c0 = time.perf_counter(), time.thread_time()
+        got = {s.payload for s in reader.read(grey, regions)}
+        walls.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.thread_time() - c0) * 1000)
+        want = {c.payload for c in cards_}
+        false_reads += len(got - want)
+        cards += len(want)
+        cards_read += len(got & want)
+        stills_read += got >= want
+        for c in cards_:
+            if c.payload not in got:
+                corners = scenes.project(h, scenes.code_corners_mm(c))
+                missed.append({"still": i, "zone": c.zone, "blur": round(look.blur, 2),
+                               "gain": round(look.gain, 2),
+                               "code_px": round(float(np.hypot(*(corners[1] - corners[0]))), 1)})
+    paths = ("full", "half")
+    dec: dict[str, list[float]] = {p: [] for p in paths}
+    rd: dict[str, list[float]] = {p: [] for p in paths}
+    tot: dict[str, list[float]] = {p: [] for p in paths}
+    wall4k: dict[str, list[float]] = {p: [] for p in paths}
+    first: dict[str, int] = {p: 0 for p in paths}
+    within: dict[str, int] = {p: 0 for p in paths}
+    false4k: dict[str, int] = {p: 0 for p in paths}
+    same = cards4k = frames4k = 0
+    size4k = VIEWS["4K"][0]
+    for i in range(max(2, n // 5)):
+        light = ("normal", "dim")[i % 2]
+        cards_, h, look, image = still_scene(run, renderer, rng, "4K", light)
+        want = {c.payload for c in cards_}
+        cards4k += len(want)
+        readers = {p: CardReader(make_decoder("zxing"), runbook=RunBook([run])) for p in paths}
+        zones: dict[str, tuple[Region, ...]] = {}
+        seen: dict[str, set[str]] = {p: set() for p in paths}
+        for f in range(FRAMES):
+            if f:
+                image = renderer.render(cards_, h, size4k, scenes.jitter(look, rng), rng)
+            data = scenes.jpeg_bytes(image, look.jpeg)
+            frames4k += 1
+            got4: dict[str, set[str]] = {}
+            for p in (paths if (i + f) % 2 else paths[::-1]):  # neither always first
+                t0, c0 = time.perf_counter(), time.thread_time()
+                if p == "full":
+                    frame: scenes.Image | None = cv2.imdecode(
+                        np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+                else:
+                    frame, _ = decode_grey(data)
+                dec[p].append((time.thread_time() - c0) * 1000)
+                if frame is None:
+                    raise RuntimeError("a 4K frame of the bench did not decode")
+                if p not in zones:  # the mat is found once a second, not timed
+                    zones[p] = _located(frame)
+                wall = (time.perf_counter() - t0) * 1000
+                t0, c0 = time.perf_counter(), time.thread_time()
+                got4[p] = {s.payload for s in readers[p].read(frame, zones[p])}
+                rd[p].append((time.thread_time() - c0) * 1000)
+                tot[p].append(dec[p][-1] + rd[p][-1])
+                wall4k[p].append(wall + (time.perf_counter() - t0) * 1000)
+                false4k[p] += len(got4[p] - want)
+                if f == 0:
+                    first[p] += len(got4[p] & want)
+                seen[p] |= got4[p] & want
+            same += got4["full"] == got4["half"]
+        for p in paths:
+            within[p] += len(seen[p])
+    four_k = {"scenes": max(2, n // 5), "frames": frames4k, "cards": cards4k,
+              "frames_same_cards": same,
+              **{p: {"read_first_frame": first[p] / max(1, cards4k),
+                     "read_within_frames": within[p] / max(1, cards4k),
+                     "false_reads": false4k[p], "decode_cpu_ms": _times(dec[p]),
+                     "read_cpu_ms": _times(rd[p]), "total_cpu_ms": _times(tot[p]),
+                     "total_wall_ms": _times(wall4k[p])}
+                 for p in paths}}
+    return {"stills": n, "stills_read": stills_read / max(1, n), "cards": cards,
+            "cards_read": cards_read / max(1, cards), "false_reads": false_reads,
+            "cpu_ms": _times(cpu), "wall_ms": _times(walls), "locate_cpu_ms": _times(locate),
+            "missed": missed, "4K": four_k}
+
+
+def print_stills(r: dict[str, Any]) -> dict[str, Any]:
+    """Prints ``bench_stills``'s figures; returns them."""
+    def ms(t: dict[str, float]) -> str:
+        return f"p50 {t['p50']:.1f} p95 {t['p95']:.1f} max {t['max']:.1f}"
+
+    lo, hi = STILL_EXPOSURE
+    print(f"Single stills of the whole 8-player table, 1080p, cards 60-85 px, "
+          f"{100 * lo:.0f}-{100 * hi:.0f} % exposure, noise sigma 5-9, tilt 0-30 deg, blur "
+          f"0-0.7 px; each read by a new reader, one thread (CPU ms of the thread).")
+    print(f"1080p stills read whole: {100 * r['stills_read']:.2f} % of {r['stills']}; cards "
+          f"read {100 * r['cards_read']:.2f} % of {r['cards']}; false reads "
+          f"{r['false_reads']}; CPU ms {ms(r['cpu_ms'])}; wall ms {ms(r['wall_ms'])}; "
+          f"finding the mat {ms(r['locate_cpu_ms'])}", flush=True)
+    for m in r["missed"]:
+        print(f"  not read: still {m['still']} {m['zone']}, code {m['code_px']} px wide, "
+              f"blur {m['blur']}, exposure {m['gain']}")
+    k = r["4K"]
+    print(f"4K MJPEG frames (3840x2160, cards 110-150 px, normal and dim light): {k['scenes']} "
+          f"scenes, {k['frames']} frames, {k['cards']} cards; the same cards read both ways in "
+          f"{k['frames_same_cards']} of {k['frames']} frames")
+    for p, name in (("full", "decoded whole to grey"), ("half", "decoded at half size")):
+        q = k[p]
+        print(f"  {name}: cards read in frame 1 {100 * q['read_first_frame']:.2f} %, within "
+              f"{FRAMES} frames {100 * q['read_within_frames']:.2f} %, false reads "
+              f"{q['false_reads']}; CPU ms per frame {ms(q['total_cpu_ms'])} (decode "
+              f"{ms(q['decode_cpu_ms'])}; read {ms(q['read_cpu_ms'])}); wall "
+              f"{ms(q['total_wall_ms'])}", flush=True)
+    return r
+
+
 def run_table(n_scenes: int, seed: int, views: Sequence[str] = tuple(VIEWS),
               lights: Sequence[str] = LIGHTS, moments: int = 2) -> dict[str, Any]:
     """Every view x light, then the moments; prints as it goes."""
@@ -184,6 +345,8 @@ def run_table(n_scenes: int, seed: int, views: Sequence[str] = tuple(VIEWS),
     deck = load_deck("wuxing")
     run = new_run(deck, sets=2, rng=random.Random(seed))
     renderer = scenes.SceneRenderer("wuxing", 8, face=scenes.default_face_renderer([run]))
+    if STILLS in views:
+        return {"stills": print_stills(bench_stills(n_scenes, run, renderer, rng))}
     print(f"Whole 8-player table: tilt 0-30 deg, blur 0-0.7 px, {n_scenes} scenes per cell, "
           f"{FRAMES} frames each, one thread; times include the JPEG decode at 4K.")
     print(f"{'view':12} {'size':9} {'light':6} {'cards':>5} {'frame 1':>7} {'in 5 fr':>7} "

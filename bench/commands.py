@@ -58,6 +58,10 @@ def register(cli: Any) -> None:
                    help="--table: which lights (comma-separated)")
     b.add_argument("--moments", type=int, default=2,
                    help="--table: films of each moment (hand, pile, taken away; 0: none)")
+    b.add_argument("--brisk", type=int, default=0, metavar="N",
+                   help="instead: brisk play (C-9) filmed N times per view (--views 1080p, "
+                   "720p) and light (--lights normal, dim, glare): lost and duplicate "
+                   "scans, ghost cards, before and after C-9")
 
     b = cli.bench("photo", "phone photos of one printed card: read %%, wrong cards, ms per "
                   "photo at 1600x1200 and 12 MP", _photo)

@@ -29,6 +29,7 @@ from bench.serving import _rss_mb, pct
 from companion.registry import demo_run
 from companion.runs import RunStore
 from web import create_app, services
+from web.broker import StreamsFull
 
 NAMES = ["Ana", "Ben", "Chen", "Dara", "Eli", "Fay"]
 
@@ -52,6 +53,32 @@ def _floods(data: Path) -> None:
     print(f"floods at the defaults: {made} of 150 creations with a host token and {again} "
           f"of 150 'play again' accepted (were 150 and 150)")
     services(app).close()
+    _totals(data / "totals")
+
+
+def _totals(data: Path) -> None:
+    """Issue 27 §12: 30 addresses each making 20 tables (600 were made), and 12 addresses
+    each opening 16 event streams (they held all 192), at the defaults."""
+    app = _app(data, None)
+    client = app.test_client()
+    body = {"game": "wuxing", "players": NAMES[:3]}
+    made = [sum(client.post("/api/tables", json=body, environ_base={
+        "REMOTE_ADDR": f"10.0.0.{n}"}).status_code == 201 for _ in range(20))
+        for n in range(1, 31)]
+    print(f"30 addresses x 20 creations at the defaults: {sum(made)} made (were 600; "
+          f"the first address {made[0]}, the 30th {made[-1]})")
+    broker = services(app).broker
+    cap, per = int(app.config["SSE_MAX_STREAMS"]), int(app.config["SSE_MAX_PER_CLIENT"])
+    for n in range(12):
+        for _ in range(per):
+            try:
+                broker.subscribe("t", f"10.0.1.{n}", max_total=cap, max_per_client=per)
+            except StreamsFull:
+                break
+    held = broker.count()
+    print(f"12 addresses x {per} live pages, {cap} in all: they hold {held}, {cap - held} "
+          f"left for other devices (were 192 and 0)")
+    services(app).close()
 
 
 def _timed(fn: Any, n: int) -> tuple[float, float, float]:
@@ -68,7 +95,8 @@ def _timed(fn: Any, n: int) -> tuple[float, float, float]:
 
 
 def _memory_and_list(data: Path, database: str | None, count: int) -> None:
-    app = _app(data, database, TABLES_PER_CLIENT=10**9, TABLES_LIVE_PER_CLIENT=10**9)
+    app = _app(data, database, TABLES_PER_CLIENT=10**9, TABLES_LIVE_PER_CLIENT=10**9,
+               TABLES_TOTAL=10**9)
     svc = services(app)
     tables = svc.tables
     client = app.test_client()

@@ -161,8 +161,8 @@ def _memory_mb(pid: int, key: str) -> float:
     return 0.0
 
 
-def _get_p95(http: Any, url: str, n: int) -> tuple[float, float, int]:
-    """``(p50 ms, p95 ms, failures)`` of ``n`` GETs, one after another."""
+def _gets(http: Any, url: str, n: int) -> tuple[list[float], int]:
+    """``(ms of each, failures)`` of ``n`` GETs, one after another."""
     ms: list[float] = []
     failed = 0
     for _ in range(n):
@@ -173,36 +173,132 @@ def _get_p95(http: Any, url: str, n: int) -> tuple[float, float, int]:
         except Exception:  # a timeout is what the bench measures: counted, not raised
             failed += 1
         ms.append((time.perf_counter() - t0) * 1000)
-    ms.sort()
+    return ms, failed
+
+
+def _p50_p95(ms: list[float], failed: int) -> tuple[float, float, int]:
+    ms = sorted(ms)
     return ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.95))], failed
+
+
+ROUNDS = 10
+
+
+def _interleaved(http: Any, url: str, n: int, crowd: subprocess.Popen[str], pid: int
+                 ) -> tuple[tuple[float, float, int], tuple[float, float, int], float]:
+    """``n`` GETs idle and ``n`` under attack, in ``ROUNDS`` alternating rounds: the
+    attacking process is stopped (SIGSTOP: its uploads stall, nothing is sent) for the
+    idle rounds and let go on for the others, so both see the same load of the (shared)
+    machine. Returns idle and attack ``(p50, p95, failed)`` and the server's CPU share
+    (of one core) under attack."""
+    idle: list[float] = []
+    attack: list[float] = []
+    failed = [0, 0]
+    cpu = wall = 0.0
+    for _ in range(ROUNDS):
+        crowd.send_signal(signal.SIGSTOP)
+        try:
+            time.sleep(1.0)  # the decodes under way finish
+            ms, bad = _gets(http, url, max(1, n // ROUNDS))
+            idle += ms
+            failed[0] += bad
+        finally:
+            crowd.send_signal(signal.SIGCONT)
+        time.sleep(1.0)  # the uploads pile up again
+        c0, w0 = _cpu_s(pid), time.perf_counter()
+        ms, bad = _gets(http, url, max(1, n // ROUNDS))
+        cpu += _cpu_s(pid) - c0
+        wall += time.perf_counter() - w0
+        attack += ms
+        failed[1] += bad
+    return _p50_p95(idle, failed[0]), _p50_p95(attack, failed[1]), cpu / max(wall, 1e-9)
 
 
 def _start_server(data: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "companion_cli", "serve", "--host", "127.0.0.1", "--port",
-         str(port), "--data-dir", str(data), "--threads", str(threads), "--demo"],
+         str(port), "--data-dir", str(data), "--threads", str(threads)],
         cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)
+
+
+PHONE_ADDRESS = "127.0.0.2"  # another phone: another address on the loopback network
+PHONE_PHOTOS = 20
+
+
+def _phone_photos(run: Any, count: int) -> list[tuple[str, bytes]]:
+    """``count`` photos as "Scan my card" sends them (1600x1200), each of one card of
+    ``run`` that ``cv.photo`` reads alone (the bench is about fairness, not reading)."""
+    import random
+
+    from bench.photos import make_photo
+    from bench.scenes import default_face_renderer
+    from companion.runs import RunBook
+    from cv.photo import read_photo
+
+    faces = default_face_renderer([run])
+    rng = random.Random(27)
+    out: list[tuple[str, bytes]] = []
+    cards = list(run.cards)
+    while len(out) < count:
+        card = rng.choice(cards)
+        data, _ = make_photo(faces(card.payload), card.payload, (1600, 1200), rng)
+        if card.serial in read_photo(data, RunBook([run])).serials:
+            out.append((card.serial, data))
+    return out
+
+
+def _photos_read(http: Any, url: str, head: dict[str, str],
+                 photos: list[tuple[str, bytes]]) -> tuple[int, dict[str, int], float]:
+    """``(photos whose card the server found, answers by status, p95 ms)``, one after
+    another, as one phone sends them (each answer awaited, no retry)."""
+    read = 0
+    codes: dict[str, int] = {}
+    ms: list[float] = []
+    for serial, data in photos:
+        t0 = time.perf_counter()
+        try:
+            r = http.post(url, content=data, headers=head)
+            code = str(r.status_code)
+            found = (r.json() or {}).get("found") or []
+            read += serial in found
+        except Exception as exc:  # a timeout is what the bench measures: counted
+            code = type(exc).__name__
+        ms.append((time.perf_counter() - t0) * 1000)
+        codes[code] = codes.get(code, 0) + 1
+    ms.sort()
+    return read, dict(sorted(codes.items())), ms[min(len(ms) - 1, int(len(ms) * 0.95))]
 
 
 def run_hostile(threads: int = 8, uploads: int = 50, gets: int = 200,
                 attacker_nice: int = 0) -> int:
     """Send each hostile photo alone (server CPU per upload), then ``uploads`` costly ones
-    at once, again and again, while a phone GETs its table (p50/p95 against idle).
+    at once from one address, again and again, while another phone (another address)
+    GETs its table and sends 20 photos of its cards (p50/p95 against idle, photos read).
 
     ``attacker_nice``: the attacking process's nice value. On one machine the attackers'
     own CPU comes from the server's cores, as it would not over a network; 19 stands in
     for attackers on other machines."""
+    import random
+
     import httpx
+
+    from companion.registry import demo_run
+    from companion.runs import RunStore
 
     with tempfile.TemporaryDirectory(prefix="companion-hostile-") as tmp:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = int(s.getsockname()[1])
+        run = demo_run("wuxing", 3, random.Random(27))
+        RunStore(Path(tmp) / "data").save(run)
+        phone_shots = _phone_photos(run, PHONE_PHOTOS)
         proc = _start_server(Path(tmp) / "data", port, threads)
         base = f"http://127.0.0.1:{port}"
         try:
             http = httpx.Client(timeout=60)
+            phone = httpx.Client(timeout=60, transport=httpx.HTTPTransport(
+                local_address=PHONE_ADDRESS))
             for _ in range(600):  # up to 60 s for the server to start
                 try:
                     if http.get(base + "/api/games").status_code == 200:
@@ -210,13 +306,17 @@ def run_hostile(threads: int = 8, uploads: int = 50, gets: int = 200,
                 except httpx.TransportError:
                     time.sleep(0.1)
             rss_start = _memory_mb(proc.pid, "VmRSS")
-            t = http.post(base + "/api/tables", json={"game": "wuxing",
-                                                      "players": ["Ana", "Ben", "Chen"]}).json()
+            t = http.post(base + "/api/tables", json={
+                "game": "wuxing", "players": ["Ana", "Ben", "Chen"], "runs": [run.run_id]}
+            ).json()
             seat = {"Authorization": f"Bearer {t['seats'][0]['token']}",
                     "Content-Type": "image/jpeg"}
             photo_url = f"{base}/api/tables/{t['table']}/photos?zone=seat:1"
             frame_url = f"{base}/api/tables/{t['table']}/camera/frames?seq=1&t=0"
             camera = {**seat, "Authorization": f"Bearer {t['camera_token']}"}
+            phone_head = {"Authorization": f"Bearer {t['seats'][1]['token']}",
+                          "Content-Type": "image/jpeg"}
+            phone_url = f"{base}/api/tables/{t['table']}/photos?zone=universe"
             print(f"companion serve --threads {threads}, {cores_here()} cores; each hostile "
                   "body sent alone, server CPU (user+system) per upload:")
             worst = ("", 0.0)
@@ -236,7 +336,7 @@ def run_hostile(threads: int = 8, uploads: int = 50, gets: int = 200,
                     costly[name] = data
             print(f"worst CPU per upload: {worst[1]:.2f} s ({worst[0]})")
             table_url = f"{base}/api/tables/{t['table']}"
-            idle = _get_p95(http, table_url, gets)
+            idle_photos = _photos_read(phone, phone_url, phone_head, phone_shots)
             rss0 = _memory_mb(proc.pid, "VmRSS")
             # The attackers are another process: in this one they would hold the GIL and
             # slow the phone's own GETs, which is not what the server does to them. (Their
@@ -254,22 +354,27 @@ def run_hostile(threads: int = 8, uploads: int = 50, gets: int = 200,
             assert crowd.stdout is not None and crowd.stdin is not None
             crowd.stdout.readline()  # "started": every upload is in flight
             time.sleep(2.0)  # let the uploads pile up
-            c0, w0 = _cpu_s(proc.pid), time.perf_counter()
-            busy = _get_p95(http, table_url, gets)
-            server_cpu = (_cpu_s(proc.pid) - c0) / (time.perf_counter() - w0)
+            idle, busy, server_cpu = _interleaved(phone, table_url, gets, crowd, proc.pid)
+            busy_photos = _photos_read(phone, phone_url, phone_head, phone_shots)
             out, _ = crowd.communicate("stop\n", timeout=300)
             statuses = json.loads(out.strip().splitlines()[-1])
             peak = _memory_mb(proc.pid, "VmHWM")
-            print(f"GET /api/tables/<table> ({gets} in a row) with {uploads} costly "
-                  f"uploads in flight, attackers at nice {attacker_nice} (their answers: "
-                  f"{statuses}):")
+            print(f"GET /api/tables/<table> from another address, {gets} idle and {gets} "
+                  f"with {uploads} costly uploads in flight from one address, in {ROUNDS} "
+                  f"alternating rounds (the attackers stopped for the idle ones), attackers "
+                  f"at nice {attacker_nice} (their answers: {statuses}):")
             print(f"  idle   p50 {idle[0]:6.1f} ms  p95 {idle[1]:6.1f} ms  failed {idle[2]}")
             print(f"  attack p50 {busy[0]:6.1f} ms  p95 {busy[1]:6.1f} ms  failed {busy[2]}  "
-                  f"({busy[1] / max(idle[1], 0.001):.1f} x idle p95)")
+                  f"({busy[1] / max(idle[1], 0.001):.1f} x idle p95; target 2 x or less)")
+            print(f"another phone's photos (1600x1200, one at a time, from {PHONE_ADDRESS}): "
+                  f"idle {idle_photos[0]} of {PHONE_PHOTOS} read (p95 {idle_photos[2]:.0f} ms); "
+                  f"under the flood {busy_photos[0]} of {PHONE_PHOTOS} read (p95 "
+                  f"{busy_photos[2]:.0f} ms, answers {busy_photos[1]}; target 19 or more)")
             print(f"server memory: {rss_start:.0f} MB started, {rss0:.0f} MB after the single "
                   f"uploads, peak {peak:.0f} MB; "
                   f"server CPU under attack {100 * server_cpu:.0f} % of one core")
             http.close()
+            phone.close()
         finally:
             proc.send_signal(signal.SIGTERM)
             try:

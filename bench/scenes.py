@@ -433,15 +433,16 @@ def random_camera(size: tuple[int, int], rng: random.Random, max_tilt: float = 3
     return camera_homography(size, tilt, azimuth, roll, fill=fill)
 
 
-def random_look(rng: random.Random, max_blur: float = 1.0, light: str = "normal") -> Look:
+def random_look(rng: random.Random, max_blur: float = 1.0, light: str = "normal",
+                exposure: tuple[float, float] = (0.35, 0.6)) -> Look:
     """A random way of spoiling a frame. ``light``: ``normal`` (gain 0.6-1.1, noise 2-6),
-    ``dim`` (35-60 % exposure, noise sigma 5-9) or ``glare`` (a lamp's reflection, up to
-    white, over a random part of the table)."""
+    ``dim`` (``exposure``, by default 35-60 %, noise sigma 5-9) or ``glare`` (a lamp's
+    reflection, up to white, over a random part of the table)."""
     look = Look(blur=rng.uniform(0, max_blur), noise=rng.uniform(2, 6),
                 gain=rng.uniform(0.6, 1.1), gradient=rng.uniform(0, 0.5),
                 gradient_angle=rng.uniform(0, 360), jpeg=rng.randrange(70, 90))
     if light == "dim":
-        look.gain, look.noise = rng.uniform(0.35, 0.6), rng.uniform(5, 9)
+        look.gain, look.noise = rng.uniform(*exposure), rng.uniform(5, 9)
     elif light == "glare":
         # Up to 200 grey levels at the core: a code there keeps a little contrast (its dark
         # modules at about 230 against white); a stronger lamp erases it for any reader.

@@ -423,6 +423,13 @@ class Rules(ABC, Generic[S]):
     def stats(self, state: S) -> dict[str, float]:
         """Figures for simulations; must include ``"adjudications"``."""
 
+    def stand_ins(self, state: S) -> Mapping[str, int | None]:
+        """The serials recorded for a tap, not a scan (stand-ins: one printed copy stands
+        for the face a player tapped), each with the seat that owns it (``None``: no seat).
+        C-7 rev. 3: such a serial is for its owner and the referee only; everyone else
+        reads the card by its face (``companion.veil``). Default: the game has none."""
+        return {}
+
 
 T = TypeVar("T")
 _FIELDS: dict[type, frozenset[str]] = {}

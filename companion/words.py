@@ -26,6 +26,13 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
+def quoted(items: Iterable[object]) -> str:
+    """Cards as typed, each quoted, in a list of words: ``"'S1' and 'S2'"``. A refusal
+    names cards so; ``plain`` then turns each serial into its card's name ("Tremor and
+    Ruby"), never a program's list ("['S1', 'S2']")."""
+    return names(repr(str(x)) for x in items)
+
+
 def possessive(name: str) -> str:
     """``"Ana's"``; ``"Charles'"`` for a name ending in s."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
@@ -113,6 +120,8 @@ SHARED_PLACE = re.compile(r"'(void|pot|lot|universe|out)'")
 SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")
 QUOTED = re.compile(r"'([a-z][a-z0-9-]*)'")
 QUOTED_SERIAL = re.compile(r"'([0-9A-Z]{4}-[0-9A-Z]{3})'")
+NAME_TWICE = re.compile(r"'?\b([A-Z][\w -]*?)'? \(\1\)")
+THE_TWICE = re.compile(r"\bthe the\b")
 PREPOSITION_TWICE = re.compile(r"\b(?:in|to|into|from) (in front of|out of)\b")
 
 
@@ -133,6 +142,8 @@ def plain(text: str, players: Sequence[str], faces: Mapping[str, str],
     out = QUOTED.sub(lambda m: faces.get(m.group(1), m.group(0)), out)
     if serials:
         out = QUOTED_SERIAL.sub(lambda m: serials.get(m.group(1), m.group(0)), out)
+    out = NAME_TWICE.sub(lambda m: m.group(1), out)  # "card 'Ruby' (Ruby)": once
+    out = THE_TWICE.sub("the", out)  # "in the 'lot' zone" must not read "the the lot"
     return re.sub(r"\s+([.,;:])", r"\1", out)
 
 
@@ -151,12 +162,18 @@ _FAULTS = (
     ("a number said twice", re.compile(r"\b(\d+) \(\1\)")),
     ("doubled brackets", re.compile(r"\(\(|\)\)|\)\s*\(")),
     ("'back: '", re.compile(r"\bback: ")),
+    # Issue 27 point 13: the kinds found after issue 18.
+    ("brackets in brackets", re.compile(r"\([^()]*\(")),
+    ("a name said twice", re.compile(r"'([^']+)' \(\1\)|\b([A-Z][a-z]+) \(\2\)")),
+    ("a program's list", re.compile(r"\[['\"]?\w[^\]]*\]")),
+    ("a program's name", re.compile(r"(?<![\w'])'[a-z][a-z0-9_]*'(?![\w'])")),
 )
 
 
 def faults(text: str) -> list[str]:
     """What is wrong with ``text`` as words a player reads (C-8): raw serials, ruling ids,
-    zone ids, doubled words, a number that does not agree with its noun, doubled
-    brackets. Empty when nothing is."""
+    zone ids, doubled words, a number that does not agree with its noun, doubled or
+    nested brackets, a name said twice ("'Amethyst' (Amethyst)"), a program's list
+    ("[Tremor]") or name ("'next' waits"). Empty when nothing is."""
     return [f"{name}: {m.group(0)!r} in {text!r}" for name, pattern in _FAULTS
             for m in [pattern.search(text)] if m]

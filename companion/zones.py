@@ -62,3 +62,48 @@ def parse_zone(zone: Any, players: int) -> Zone:
         raise MalformedEvent(f"zone {zone!r}: there is no seat {n} at this table "
                              f"(1-{players})", rule="C-7")
     return Zone(kind, n)
+
+
+# -- C-9 rev. 3: the public piles and where they lie on the mat ----------------------------
+# For each game, a place the engine names in ``Rules.places`` (its kind: ``pot``,
+# ``discard`` of ``discard:2``) that is a face-up pile everyone sees, and the mat zone where
+# that pile lies (``None``: it lies off the mat, as Mountains & Rivers' discard piles
+# beside the board). A per-seat pile keeps its seat: Gem Complete's ``discard:2`` lies in
+# ``discard:2``. A hidden place (a deck, a hand, a Locus, ``unknown``) is never here (C-7).
+_PILES: dict[str, dict[str, str | None]] = {
+    "wuxing": {"pot": "universe", "void": "void"},
+    "godnum": {"pot": "pot", "out": "void"},
+    "shrine": {"lot": "lot"},
+    "mountains": {"discard": None},
+    "gemcomplete": {"discard": "discard"},
+}
+# The piles a scan is never overridden into (the pot and the discard piles, C-9): the card
+# is known to lie there, face up, so a scan of it is never a new card.
+_NO_OVERRIDE: dict[str, frozenset[str]] = {
+    "wuxing": frozenset({"pot", "void"}),
+    "godnum": frozenset({"pot", "out"}),
+    "mountains": frozenset({"discard"}),
+    "gemcomplete": frozenset({"discard"}),
+}
+# A seat's own face-up place that lies in its seat zone (WuXing's ``table:<n>``, a card
+# revealed in a challenge, WX-7): seen there again it is "already there" too.
+_OWN_PLACES: dict[str, str] = {"wuxing": "table"}
+
+
+def pile_zone(game: str, place: str) -> str | None:
+    """The mat zone where a card that lies in ``place`` is seen again without being played
+    (C-9 "already there"), or ``None`` when ``place`` is not a public pile on the mat (a
+    hidden place, a deck, a pile off the mat, or a place this game does not have)."""
+    kind, _, rest = place.partition(":")
+    if _OWN_PLACES.get(game) == kind:
+        return f"seat:{rest}" if rest.isdigit() else None
+    zone = _PILES.get(game, {}).get(kind)
+    if zone is None:
+        return None
+    return f"{zone}:{rest}" if rest else zone
+
+
+def never_overridden(game: str, place: str) -> bool:
+    """Whether a card that lies in ``place`` is in the pot or a discard pile (C-9): a scan
+    of it is never overridden into a new play."""
+    return place.partition(":")[0] in _NO_OVERRIDE.get(game, frozenset())

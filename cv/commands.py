@@ -64,7 +64,9 @@ def register(cli: Any) -> None:
     p.add_argument("--place-frames", type=int, default=3,
                    help="sightings at rest before a card counts as placed")
     p.add_argument("--remove-after", type=float, default=1.5,
-                   help="seconds of absence before a placed card counts as removed")
+                   help="without the mat: seconds of absence before a placed card counts "
+                   "as removed (with the mat: 0.3 s of bare mat where it lay, or another "
+                   "card over its place, C-9)")
 
     p = cli.command("scan", "read the cards in still images", _scan)
     p.add_argument("images", nargs="+", metavar="IMAGE")

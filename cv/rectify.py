@@ -166,6 +166,10 @@ class Region:
     outline: tuple[Point, ...]
     min_std: float = 12.0
     multi: bool = False  # holds several cards (a Locus row, the lot): always searched
+    # Patch pixels read beyond the outline on each side (20 mm at the mat zones' 3 px/mm):
+    # a card lying near the edge of its zone has its code's quiet zone, or a row of its
+    # modules, outside the outline; cut there it was not read (docs/camera.md).
+    margin: int = 60
 
     @cached_property
     def to_image(self) -> Image:

@@ -7,8 +7,8 @@ server restart loses no scan. A worker thread sends pending scans oldest first:
 * 2xx: done; the ruling is kept for the preview and the scan is appended to ``sent.jsonl``.
 * 4xx (except 408/429): a final refusal (C-1 and the like): not retried; shown on the
   preview and appended to ``refused.jsonl``.
-* network errors, timeouts, 408, 429, 5xx: retried with backoff (0.5 s doubling to 10 s),
-  the outage logged once.
+* network errors, timeouts, 408, 429, 5xx: retried with backoff (0.5 s doubling to 10 s,
+  longer if the referee's Retry-After asks for it, up to a minute), the outage logged once.
 
 A scan that was sent but whose answer was lost is sent again with the same ``scan_id``;
 the referee answers a repeated ``scan_id`` with its first answer instead of applying it
@@ -16,11 +16,13 @@ again, so no scan is applied twice.
 
 Sinks: ``HttpSink`` posts ``{"payload", "zone", "scan_id"}`` to
 ``POST <server>/api/tables/<table>/scans`` with ``Authorization: Bearer <camera token>``;
-``CallSink`` hands the scan to a function in the same process (the engine).
+``CallSink`` hands the scan to a function in the same process (the engine). ``HttpSink``
+also posts the camera's heartbeat (``cv.health``) to ``.../camera``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -62,6 +64,8 @@ class Outcome:
     message: str = ""
     code: str = ""
     answer: dict[str, Any] | None = None
+    retry_after: float | None = None  # seconds the referee asked to wait (429, 503)
+    http: int = 0  # the HTTP status, when there was one
 
 
 class Sink(ABC):
@@ -71,38 +75,65 @@ class Sink(ABC):
 
 
 class HttpSink(Sink):
-    """The referee's web API."""
+    """The referee's web API: scans, and the camera's heartbeat (``cv.health``)."""
 
     def __init__(self, server: str, table: str, token: str, timeout: float = 5.0) -> None:
-        self.url = f"{server.rstrip('/')}/api/tables/{table}/scans"
+        self.base = f"{server.rstrip('/')}/api/tables/{table}"
+        self.url = self.base + "/scans"
         self.token = token
         self.timeout = timeout
 
     def send(self, scan: Scan) -> Outcome:
-        data = json.dumps(scan.body()).encode("utf-8")
-        req = urllib.request.Request(self.url, data=data, method="POST", headers={
+        return self._post(self.url, scan.body(), {"Idempotency-Key": scan.scan_id},
+                          self.timeout)
+
+    def heartbeat(self, body: dict[str, Any], timeout: float = 2.0) -> Outcome:
+        """``POST <server>/api/tables/<table>/camera``: what the camera sees, for the
+        referee page (204 expected; 429 with Retry-After beyond a few a second)."""
+        return self._post(self.base + "/camera", body, {}, timeout)
+
+    def _post(self, url: str, body: dict[str, Any], headers: dict[str, str],
+              timeout: float) -> Outcome:
+        data = json.dumps(body).encode("utf-8")
+        req = urllib.request.Request(url, data=data, method="POST", headers={
             "Content-Type": "application/json",
             "Authorization": f"Bearer {self.token}",
-            "Idempotency-Key": scan.scan_id,
+            **headers,
         })
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
                 raw = resp.read()
             answer = _json(raw)
             ruling = answer.get("ruling") if isinstance(answer, dict) else None
             if isinstance(ruling, dict):  # a view with its own "ruling" sentence
                 ruling = ruling.get("ruling", "")
-            return Outcome("ok", str(ruling or ""), answer=answer)
+            return Outcome("ok", str(ruling or ""), answer=answer, http=resp.status)
         except urllib.error.HTTPError as exc:
-            body = _json(exc.read() or b"")
-            msg = str(body.get("error") or exc.reason)
-            code = str(body.get("code") or exc.code)
+            raw = b""
+            with contextlib.suppress(OSError):  # the body of an error may be cut short
+                raw = exc.read() or b""
+            answer = _json(raw)
+            msg = str(answer.get("error") or exc.reason)
+            code = str(answer.get("code") or exc.code)
             if 400 <= exc.code < 500 and exc.code not in (408, 429):
-                return Outcome("refused", msg, code, body)
-            return Outcome("retry", f"HTTP {exc.code}: {msg}", code)
+                return Outcome("refused", msg, code, answer, http=exc.code)
+            return Outcome("retry", f"HTTP {exc.code}: {msg}", code, http=exc.code,
+                           retry_after=_retry_after(exc.headers.get("Retry-After")))
         except (urllib.error.URLError, OSError, TimeoutError) as exc:
             reason = getattr(exc, "reason", exc)
             return Outcome("retry", f"{type(exc).__name__}: {reason}")
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header given in seconds (the API's form); ``None``
+    if absent or not a number (an HTTP date is not worth honouring here)."""
+    try:
+        seconds = float(value) if value is not None else None
+    except ValueError:
+        return None
+    if seconds is None or not 0 <= seconds < 3600:
+        return None
+    return seconds
 
 
 def _json(raw: bytes) -> dict[str, Any]:
@@ -233,7 +264,7 @@ class Outbox:
                 self._wake.wait(0.5)
                 self._wake.clear()
             elif outcome.status == "retry":
-                self._stop.wait(delay)
+                self._stop.wait(max(delay, min(outcome.retry_after or 0.0, 60.0)))
                 delay = min(delay * 2, self.backoff[1])
             else:
                 delay = self.backoff[0]

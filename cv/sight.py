@@ -23,6 +23,10 @@ Image = np.ndarray[Any, Any]
 
 CODE_MM, CODE_MODULES = 41.0, 21
 MIN_MODULE_PX = 2.0  # below this, cards are missed (bench cv --table 8)
+# A 4K MJPEG frame decoded at half size (``cv.sources.decode_grey``) is read at that size,
+# but the decode averages each 2 x 2 pixels: cards of 90-100 px (45-50 px in the frame
+# read) were all read (bench cv --table 8 --views stills). In camera pixels:
+MIN_MODULE_PX_HALVED = 3.0
 MIN_PAPER = 60.0  # grey level of white paper below which the light is too dim
 GLARE_SHARE = 0.02  # share of the mat burnt white (255) that counts as a lamp's glare
 
@@ -94,15 +98,18 @@ def glare_share(gray: Image, to_mat: Image) -> float:
     return sum(1 for x, y in inside if gray[y, x] >= 254) / len(inside)
 
 
-def judge(gray: Image, to_mat: Image, game: str, players: int) -> Sight:
+def judge(gray: Image, to_mat: Image, game: str, players: int, scale: float = 1.0
+          ) -> Sight:
     """How well the camera sees the table in this frame (greyscale) through the mat's
-    pose; raises ``BadSetup`` for a layout the game does not have."""
-    card = card_width_px(to_mat, game, players)
+    pose; raises ``BadSetup`` for a layout the game does not have. ``scale``: image
+    pixels per camera pixel (``cv.sources.Frame.scale``, 0.5 for a 4K frame decoded at
+    half size): widths are then said in the camera's pixels."""
+    card = card_width_px(to_mat, game, players) / scale
     module = card * CODE_MM / CODE_MODULES / tablemat.CARD_WIDTH
     paper = paper_grey(gray, to_mat)
     problems: list[str] = []
-    if module < MIN_MODULE_PX:
-        height = gray.shape[0]
+    if module < (MIN_MODULE_PX if scale >= 1 else MIN_MODULE_PX_HALVED):
+        height = round(gray.shape[0] / scale)
         more = ("use 1080p or more" if height < 1080 else
                 "use 4K" if height < 2160 else "zoom in")
         problems.append(f"cards are {card:.0f} px wide: move the camera closer or {more}")

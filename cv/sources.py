@@ -32,12 +32,57 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 @dataclass(frozen=True)
 class Frame:
-    """One captured frame: sequence number (from 1), time in seconds, BGR image."""
+    """One captured frame: sequence number (from 1), time in seconds, BGR or grey image,
+    and its scale: image pixels per camera pixel (0.5 for a 4K MJPEG frame decoded at half
+    size, ``decode_grey``)."""
 
     seq: int
     t: float
     image: Image
     name: str = ""
+    scale: float = 1.0
+
+
+# MJPEG frames wider than this are decoded at half size (``decode_grey``).
+HALF_ABOVE = 2000
+_SOF = frozenset((0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE,
+                  0xCF))
+
+
+def jpeg_size(data: bytes | Image) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's frame header, without decoding; ``None`` if the bytes
+    hold no frame header before the image data."""
+    buf = data[:65536] if isinstance(data, bytes) else data.reshape(-1)[:65536].tobytes()
+    i = 2 if buf[:2] == b"\xff\xd8" else -1
+    while 0 <= i < len(buf) - 9:
+        if buf[i] != 0xFF:
+            return None
+        marker = buf[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in _SOF:
+            return (buf[i + 7] << 8 | buf[i + 8], buf[i + 5] << 8 | buf[i + 6])
+        if marker == 0xDA:  # image data before any frame header
+            return None
+        i += 2 + (buf[i + 2] << 8 | buf[i + 3])
+    return None
+
+
+def decode_grey(data: bytes | Image, half_above: int | None = HALF_ABOVE
+                ) -> tuple[Image | None, float]:
+    """A camera's JPEG (MJPEG) frame decoded straight to grey, and its scale: a frame
+    wider than ``half_above`` pixels (4K) is decoded at half size by libjpeg's scaled
+    inverse DCT (``IMREAD_REDUCED_GRAYSCALE_2``), which leaves out most of the decoding
+    work after the entropy decoding (docs/camera.md); ``None`` for bytes that are no
+    image. The reader reads such a frame as it reads 1080p."""
+    buf = np.frombuffer(data, np.uint8) if isinstance(data, bytes) else data.reshape(-1)
+    size = jpeg_size(data) if half_above is not None else None
+    if size is not None and half_above is not None and size[0] > half_above:
+        half = cv2.imdecode(buf, cv2.IMREAD_REDUCED_GRAYSCALE_2)
+        if half is not None:
+            return half, 0.5
+    return cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE), 1.0
 
 
 @dataclass
@@ -63,6 +108,7 @@ class FrameSource(ABC):
         self.fps = fps  # files: frame times are seq / fps, so replays are deterministic
         self.stats = SourceStats()
         self.ended = False
+        self.scale = 1.0  # of the last frame grabbed: image pixels per camera pixel
 
     # Subclasses: open the device or file (False if impossible), grab a frame (None if
     # none came), release.
@@ -150,7 +196,7 @@ class FrameSource(ABC):
                 self.stats.frames += 1
                 image, name = got
                 t = time.monotonic() if self.live else seq / self.fps
-                self._put(Frame(seq, t, image, name))
+                self._put(Frame(seq, t, image, name, self.scale))
         finally:
             self._release()
             self.ended = True
@@ -245,10 +291,12 @@ class CameraSource(_CaptureSource):
     live = True
 
     def __init__(self, index: int, size: tuple[int, int] | None = (1280, 720),
-                 **kw: Any) -> None:
+                 half_above: int | None = HALF_ABOVE, **kw: Any) -> None:
         kw.setdefault("queue_size", 2)
         super().__init__(index, **kw)
         self.size = size
+        # MJPEG frames wider than this are decoded at half size (None: never).
+        self.half_above = half_above
 
     def describe(self) -> str:
         return f"camera {self.target}"
@@ -257,8 +305,9 @@ class CameraSource(_CaptureSource):
         if self.size:
             if self.size[0] > 1920:
                 # Above 1080p a USB camera only keeps its frame rate in MJPEG; the JPEG is
-                # decoded here, straight to grey (16 instead of 26 ms for a 4K frame on
-                # one core, docs/camera.md), when the backend hands the bytes over.
+                # decoded here, straight to grey and a 4K frame at half size (12 instead
+                # of 14 ms median, 33 in colour, on one core; docs/camera.md), when the
+                # backend hands the bytes over.
                 cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
                 cap.set(cv2.CAP_PROP_CONVERT_RGB, 0)
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
@@ -271,9 +320,11 @@ class CameraSource(_CaptureSource):
         if got is None:
             return None
         image, name = got
+        self.scale = 1.0
         if image.ndim <= 2 and (image.ndim == 1 or image.shape[0] == 1):
-            # Raw MJPEG bytes (CONVERT_RGB off): decode to the grey image the reader uses.
-            grey = cv2.imdecode(image.reshape(-1), cv2.IMREAD_GRAYSCALE)
+            # Raw MJPEG bytes (CONVERT_RGB off): decode to the grey image the reader uses,
+            # a 4K frame at half size (``decode_grey``).
+            grey, self.scale = decode_grey(image, self.half_above)
             if grey is None:
                 self.stats.errors += 1
                 return None

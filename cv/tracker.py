@@ -4,20 +4,35 @@ A card becomes **placed** once it has been seen ``place_frames`` times in a row 
 sightings (misses in between are allowed, within ``window_s``) in the same zone and has
 stopped moving (its centre moved less than ``still_px`` between those sightings). That
 placement yields exactly one ``placed`` event with a fresh ``scan_id``, however long the
-card lies there. A placed card is **removed** after it has been absent for
-``remove_after_s`` seconds (a hand over it for less than that changes nothing); with a
-bare-place check (``cv.cover``: the mat's paper showing where its code lay, given with
-each frame) only after its place has been seen bare for that long, so a card under a hand
-for many seconds, or under the next card of a pile, is never reported removed. If it
-settles in another zone it is removed from the old one and placed in the new one. A card
-seen at two places in one frame (two copies of one code: a photocopy, another table's
-print) gives one ``conflict`` event and is not advanced until it is seen once again.
+card lies there. If it settles in another zone it is removed from the old one and placed
+in the new one. A card seen at two places in one frame (two copies of one code: a
+photocopy, another table's print) gives one ``conflict`` event and is not advanced until it
+is seen once again.
+
+A placed card that is no longer read is **removed** (C-9: a card leaves a zone when it is
+no longer seen there, also when another card now covers its place) when:
+
+* another card, read at rest and placed after it was last read, lies over
+  ``cover_share`` of its code's place (the next card laid on the same spot, a pile's new
+  top card: the card under it is gone from view);
+* with the mat's bare-place check (``cv.cover.BareCheck``, given with each frame): its
+  place shows bare mat for ``bare_after_s``; or the card under it in a pile (read at rest)
+  shows its face where its code lay (a pile's top card taken off);
+* without it (a calibration by hand: no paper to compare with): it is absent for
+  ``remove_after_s``.
+
+A hand over cards, however long, hides codes without baring their places or showing a new
+code there: no removal, and no second scan when they show again. A card read again after
+its place was seen bare (``back_after_bare`` frames in a row), even before its removal was
+due, has left and come back: a new placement (a new scan; the referee answers "already
+there" for a card it knows lies in that pile, C-9, and refuses one that cannot come from
+where it was, C-1).
 
 Defaults are from ``companion bench cv`` (docs/camera.md): a still card on the mat is read
 in more than 99 % of 720p frames and never falsely, so three sightings at rest place it
 after about 100 ms at 30 fps (99.8 % of cards placed within 250 ms at 720p, 100 % at
-1080p), and a readable card is practically never missed for the 45 frames in a row (1.5 s)
-that would count it as removed; a hand over it for a second changes nothing.
+1080p); brisk play (``companion bench cv --brisk``: a card at rest 0.4 s, the next laid
+0.7 s after a collection) loses no card and sends none twice.
 
 Time comes from the frames (``Frame.t``), so tests and recorded clips are deterministic.
 """
@@ -30,8 +45,9 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+from cv.cover import card_outline, covered_share
 from cv.detect import Sighting
 
 Point = tuple[float, float]
@@ -43,7 +59,10 @@ class TrackerConfig:
     place_frames: int = 3
     still_px: float = 6.0
     window_s: float = 0.5
-    remove_after_s: float = 1.5
+    remove_after_s: float = 1.5  # absence alone (no mat to see the place bare)
+    bare_after_s: float = 0.3  # with the mat: the place seen bare this long (C-9)
+    cover_share: float = 0.2  # another card over this share of the code's place (C-9)
+    back_after_bare: int = 2  # frames in a row of bare place: read again, a new placement
     conflict_px: float = 40.0  # two sightings of one code further apart are two places
 
 
@@ -88,6 +107,12 @@ class Track:
     corners: tuple[Point, ...] = ()
     code: tuple[Point, ...] = ()  # the code's corners when last read
     bare_since: float | None = None  # first frame time of the place seen bare, unread
+    bare_run: int = 0  # frames in a row its place was seen bare, unread
+    left: bool = False  # its place was bare ``back_after_bare`` frames in a row since read
+    placed_t: float = 0.0  # frame time of the (latest) placement
+    resting: bool = False  # at rest in its latest sightings
+    card_known: bool = False  # ``corners`` are the card's outline (else its code's)
+    look: Any = None  # its code's place as it looked when placed (``cv.cover.signature``)
 
     @property
     def centre(self) -> Point:
@@ -157,11 +182,20 @@ class Tracker:
             track.conflict = False
             s = group[0]
             zone = self.zone_of(s.centre)
+            if track.state == "placed" and track.left:
+                # Its place was seen bare since it was last read: it left and came back
+                # (C-9), a new placement however soon, even before the removal was due.
+                events.append(self._event("removed", track, seq, t, "gone and back"))
+                track.state, track.zone, track.scan_id = "candidate", None, ""
+                track.seen.clear()
+            track.bare_run, track.left = 0, False
             track.seen.append(_Seen(seq, t, s.centre, zone))
             track.last_t, track.last_seq = t, seq
             track.corners = s.card.corners if s.card is not None else s.corners
+            track.card_known = s.card is not None
             track.code, track.bare_since = s.corners, None
             still, settled = self._settled(track)
+            track.resting = still
             if not still or (settled is None and self.require_zone):
                 continue
             if track.state == "placed" and settled == track.zone:
@@ -169,26 +203,69 @@ class Tracker:
             if track.state == "placed":
                 events.append(self._event("removed", track, seq, t, "moved to " + str(settled)))
             track.state, track.zone, track.scan_id = "placed", settled, self._new_id()
+            track.placed_t = t
+            sig = getattr(bare, "signature", None)
+            track.look = sig(track.code) if sig is not None else None
             self.counts["placed"] += 1
             events.append(self._event("placed", track, seq, t))
+        seen_now = [tr for tr in self.tracks.values() if tr.last_t == t]
         for serial in list(self.tracks):
             track = self.tracks[serial]
             if track.last_t == t:
                 continue
+            if track.state == "placed":
+                over = self._covered_by(track, seen_now)
+                if over is not None:  # C-9: another card now lies where it lay
+                    events.append(self._event("removed", track, seq, t,
+                                              f"covered by {over.serial}"))
+                    del self.tracks[serial]
+                    continue
+                shows = getattr(bare, "shows_other_card", None)
+                if (shows is not None and self._covered_by(track, seen_now, after=False)
+                        is not None and shows(track.code, track.look)):
+                    # C-9: it left the top of a pile; the card under it shows there now.
+                    events.append(self._event("removed", track, seq, t, "gone"))
+                    del self.tracks[serial]
+                    continue
             if track.state == "placed" and bare is not None:
                 # Covered, not gone, until the place itself is seen bare for long enough.
                 if not bare(track.code):
-                    track.bare_since = None
+                    track.bare_since, track.bare_run = None, 0
                     continue
                 if track.bare_since is None:
                     track.bare_since = t
-                if t - track.bare_since < cfg.remove_after_s:
-                    continue
+                track.bare_run += 1
+                # Bare in frames in a row, not now and then (a hand under a lamp's glare
+                # can look like paper in a single frame).
+                track.left = track.left or track.bare_run >= cfg.back_after_bare
+                if t - track.bare_since >= cfg.bare_after_s:
+                    events.append(self._event("removed", track, seq, t, "gone"))
+                    del self.tracks[serial]
+                continue
             if t - track.last_t >= cfg.remove_after_s:
                 if track.state == "placed":
                     events.append(self._event("removed", track, seq, t, "gone"))
                 del self.tracks[serial]
         return events
+
+    def _covered_by(self, track: Track, seen_now: Sequence[Track],
+                    after: bool = True) -> Track | None:
+        """A card read in this frame, at rest (and, with ``after``, placed after ``track``
+        was last seen) whose outline lies over ``cover_share`` or more of ``track``'s code
+        place (C-9: the new top card of a pile, the next card laid on the same spot). A
+        card that was already there while ``track`` was still read (one under it in a
+        pile) does not count with ``after``, so a hand over the top card of a pile does
+        not remove it."""
+        if len(track.code) < 3:
+            return None
+        for other in seen_now:
+            if (other.serial == track.serial or other.state != "placed" or not other.resting
+                    or (after and other.placed_t <= track.last_t) or other.conflict):
+                continue
+            outline = other.corners if other.card_known else card_outline(other.code)
+            if covered_share(track.code, outline) >= self.config.cover_share:
+                return other
+        return None
 
     def _event(self, kind: EventKind, track: Track, seq: int, t: float,
                detail: str = "") -> TrackEvent:

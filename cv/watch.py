@@ -5,6 +5,7 @@ queued in the ``Outbox`` (or printed, without a referee). ``Watcher.preview_jpeg
 ``Watcher.status`` are what a web page shows: the annotated frame (zones, cards with
 their state, the last ruling or refusal) as JPEG bytes and a small JSON-ready dict. The
 web app can serve them; ``PreviewServer`` serves them itself for a headless Pi.
+``Watcher.health`` is the heartbeat posted once a second to the referee (``cv.health``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import numpy as np
 
 from cv.cover import BareCheck
 from cv.detect import CardReader
-from cv.sender import Outbox, Outcome, Scan
+from cv.health import Heartbeat, LastSent, last_sent
+from cv.sender import HttpSink, Outbox, Outcome, Scan
 from cv.sight import Sight, describe, judge
 from cv.sources import Frame, FrameSource
 from cv.tracker import Tracker, TrackEvent
@@ -68,7 +70,8 @@ class Watcher:
                  game: str | None = None, players: int | None = None,
                  outbox: Outbox | None = None,
                  on_scan: Callable[[Scan], None] | None = None,
-                 calibrator: Calibrator | None = None, locate_every: int = 30) -> None:
+                 calibrator: Calibrator | None = None, locate_every: int = 30,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.reader, self.tracker = reader, tracker
         self.zones = zones
         self.locator = locator
@@ -94,6 +97,12 @@ class Watcher:
         self._cards: list[CardView] = []
         self._last_locate = -10**9
         self.mat_lost = 0
+        self.clock = clock  # for the heartbeat's frames per second
+        self._frame_clock: deque[float] = deque(maxlen=90)
+        self._mat_seen = False  # the last look for the mat found it
+        self._in_view = 0  # cards read in the last frame
+        self.last_sent: LastSent | None = None
+        self.heartbeat: Heartbeat | None = None
         if outbox is not None:
             outbox.on_outcome = self._on_outcome
 
@@ -114,6 +123,7 @@ class Watcher:
             text = outcome.message or f"{scan.serial}{where} accepted"
         with self._lock:
             self.notice = Notice(text, outcome.status == "refused", time.time())
+            self.last_sent = last_sent(scan, outcome)
 
     def process(self, frame: Frame) -> list[TrackEvent]:
         """Read one frame, update tracking, queue a scan per placement."""
@@ -126,9 +136,10 @@ class Watcher:
             self._last_locate = frame.seq
             hint = self.zones.pose if isinstance(self.zones, MatZones) else None
             pose = self.locator.locate(frame.image, hint)
+            self._mat_seen = pose is not None
             if pose is not None:
                 self.zones = MatZones(pose, self.game, self.players)
-                self._judge_sight(frame.image, pose.to_mat)
+                self._judge_sight(frame.image, pose.to_mat, frame.scale)
             elif hint is not None:
                 self.mat_lost += 1  # keep the last pose: a hand over a marker is common
         regions = self.zones.regions() if isinstance(self.zones, MatZones) else ()
@@ -165,18 +176,21 @@ class Watcher:
                  for t in self.tracker.tracks.values()]
         with self._lock:
             self._cards = cards
+            self._in_view = len({s.serial for s in sightings})
+            self._frame_clock.append(self.clock())
             self.events.extend(events)
             self.frames += 1
             self._last = frame
             self.ms.append((time.perf_counter() - start) * 1000)
         return events
 
-    def _judge_sight(self, image: Image, to_mat: Image) -> None:
+    def _judge_sight(self, image: Image, to_mat: Image, scale: float = 1.0) -> None:
         """Scale and light from the mat (``cv.sight``); tell the user when it changes."""
         if not (self.game and self.players):
             return
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        sight = judge(gray, to_mat, self.game, self.players)
+        # A 4K frame decoded at half size (scale 0.5) is judged in the camera's pixels.
+        sight = judge(gray, to_mat, self.game, self.players, scale=scale)
         before = self.sight.problems if self.sight is not None else None
         with self._lock:
             self.sight = sight
@@ -187,10 +201,52 @@ class Watcher:
             if self.on_advice is not None:
                 self.on_advice(text)
 
+    def health(self) -> dict[str, Any]:
+        """The heartbeat's body (``cv.health``): frames per second over the last 2 s (0 if
+        no frame came for 2 s), whether the mat is in view, cards read in the last frame,
+        what is wrong in plain words, and the last card sent with the referee's answer."""
+        now = self.clock()
+        with self._lock:
+            times = [t for t in self._frame_clock if now - t <= 2.0]
+            in_view, last = self._in_view, self.last_sent
+            sight = self.sight
+        fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and (
+            times[-1] > times[0]) else 0.0
+        mat = (isinstance(self.zones, MatZones) and self._mat_seen) or (
+            self.locator is None and self.zones is not None)
+        problems: list[str] = []
+        if not times:
+            problems.append("no picture from the camera")
+        elif self.locator is not None and not mat:
+            problems.append("the camera does not see the mat: all four corner markers must "
+                            "be in view")
+        if sight is not None:
+            problems += sight.problems
+        return {"fps": round(fps, 1), "mat": bool(mat), "cards": in_view if times else 0,
+                "problems": problems, "last": last.as_dict() if last is not None else None}
+
+    def start_heartbeat(self, sink: HttpSink, every: float = 1.0) -> Heartbeat:
+        """Post ``health()`` to the referee every ``every`` seconds from a thread of its
+        own (``cv.health.Heartbeat``); ``run`` does this itself when scans go to a
+        referee over HTTP."""
+        if self.heartbeat is None:
+            self.heartbeat = Heartbeat(sink, self.health, every=every).start()
+        return self.heartbeat
+
+    def stop_heartbeat(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.stop()
+            self.heartbeat = None
+
     def run(self, source: FrameSource, stop: threading.Event | None = None,
             max_frames: int | None = None) -> int:
-        """Process frames until the source ends, ``stop`` is set, or ``max_frames``."""
+        """Process frames until the source ends, ``stop`` is set, or ``max_frames``; while
+        scans go to a referee over HTTP, post the heartbeat once a second."""
         n = 0
+        sink = self.outbox.sink if self.outbox is not None else None
+        own_beat = self.heartbeat is None and isinstance(sink, HttpSink)
+        if own_beat and isinstance(sink, HttpSink):
+            self.start_heartbeat(sink)
         source.start()
         try:
             for frame in source.frames():
@@ -202,6 +258,8 @@ class Watcher:
                     break
         finally:
             source.stop()
+            if own_beat:
+                self.stop_heartbeat()
         return n
 
     # -- what the preview shows --
@@ -230,6 +288,9 @@ class Watcher:
                        if notice else None),
         }
         out["sight"] = sight.as_dict() if sight is not None else None
+        out["health"] = self.health()
+        if self.heartbeat is not None:
+            out["heartbeat"] = dict(self.heartbeat.counts)
         if self.outbox is not None:
             out["sending"] = self.outbox.status
         if self.calibrator is not None:

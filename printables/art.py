@@ -198,7 +198,8 @@ def draw_symbol(c: Canvas, theme: str, cx: float, cy: float, size: float,
         c.drawPath(p, stroke=0, fill=1)
         c.setFillColorRGB(*knockout)
         mark = KIND_MARKS.get(theme, badge_text(initial))
-        c.setFont(fonts.BOLD, (1.1 if len(mark) < 2 else 0.8) * s)
+        # Never under 7 pt: a player reads these letters (issue 29 §11).
+        c.setFont(fonts.BOLD, max(7.0, (1.1 if len(mark) < 2 else 0.8) * s))
         c.drawCentredString(0, -0.38 * s if len(mark) < 2 else -0.28 * s, mark)
         c.restoreState()
         return

@@ -10,8 +10,11 @@ the ones that do not.
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from reportlab import rl_config
+from reportlab.lib.colors import CMYKColor, toColor
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
 from reportlab.pdfgen.canvas import Canvas
 
 from printables import fonts
@@ -105,12 +108,17 @@ class Document:
     of another and every card front stays on an odd page.
     """
 
-    def __init__(self, title: str, *, duplex: str = "none") -> None:
+    def __init__(self, title: str, *, duplex: str = "none", cmyk: bool = False) -> None:
         fonts.register()
         self.buffer = io.BytesIO()
         # The initial font too: otherwise reportlab lists Helvetica (not embedded) anyway.
+        # ``cmyk``: every colour set is written as CMYK (``to_cmyk``), with an output
+        # intent (``add_output_intent``): a print shop's file (issue 29 §12).
         self.canvas = Canvas(self.buffer, pageCompression=1, invariant=1,
-                             initialFontName=fonts.SANS)
+                             initialFontName=fonts.SANS,
+                             enforceColorSpace=to_cmyk if cmyk else None)
+        if cmyk:
+            add_output_intent(self.canvas)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Table Companion")
         self.canvas.setCreator("Table Companion printables")
@@ -176,6 +184,59 @@ class Document:
         self._close_page()
         self.canvas.save()
         return self.buffer.getvalue()
+
+
+# The printing condition a CMYK file is made for: offset on coated paper, the ICC's
+# registered characterisation FOGRA39 (ISO 12647-2:2004, paper type 1 or 2).
+OUTPUT_CONDITION = "FOGRA39"
+OUTPUT_CONDITION_INFO = "Coated FOGRA39 (ISO 12647-2:2004)"
+ICC_REGISTRY = "http://www.color.org"
+
+
+def to_cmyk(colour: Any) -> tuple[float, float, float, float]:
+    """A colour as CMYK, for reportlab's ``enforceColorSpace``.
+
+    Neutral colours (black text, the codes, grey serials) become black ink alone: black
+    text and codes come out ``0 0 0 1``, never the four-colour black a print shop's own
+    conversion makes of RGB black (C72 M68 Y67 K89 at DriveThruCards, issue 29 §12), which
+    smears when the four plates do not meet exactly. Other colours take the plain
+    conversion with full grey replacement (the grey part of a colour is black ink, so no
+    colour uses all three colour inks); no ICC profile is applied (none ships with the
+    project), so a colour may print a little off its screen colour.
+    """
+    if isinstance(colour, tuple) and len(colour) == 4:
+        return (float(colour[0]), float(colour[1]), float(colour[2]), float(colour[3]))
+    c = toColor(colour)
+    if isinstance(c, CMYKColor):
+        d = c.density
+        return (d * c.cyan, d * c.magenta, d * c.yellow, d * c.black)
+    r, g, b = float(c.red), float(c.green), float(c.blue)
+    if abs(r - g) < 1e-6 and abs(g - b) < 1e-6:
+        return (0.0, 0.0, 0.0, round(1.0 - r, 4))
+    # Inks multiply: (1 - C)(1 - K) of the light comes back, so C = (1 - R - K) / (1 - K).
+    # (reportlab's rgb2cmyk leaves out the division: its colours print washed out.)
+    black = 1.0 - max(r, g, b)
+    return (round((1 - r - black) / (1 - black), 4), round((1 - g - black) / (1 - black), 4),
+            round((1 - b - black) / (1 - black), 4), round(black, 4))
+
+
+def add_output_intent(canvas: Canvas) -> None:
+    """An ``/OutputIntents`` entry in the file's catalogue: the colours are meant for
+    ``OUTPUT_CONDITION``. The registered condition is named, with no ICC profile embedded
+    (``DestOutputProfile``): PDF/X-1a and PDF/X-3 allow that for a condition in the ICC
+    registry; PDF/X-4 would need the profile, and no CMYK profile ships with the project.
+    The file does not claim PDF/X conformance."""
+    intent = PDFDictionary({
+        "Type": PDFName("OutputIntent"),
+        "S": PDFName("GTS_PDFX"),
+        "OutputConditionIdentifier": PDFString(OUTPUT_CONDITION),
+        "OutputCondition": PDFString(OUTPUT_CONDITION_INFO),
+        "RegistryName": PDFString(ICC_REGISTRY),
+        "Info": PDFString(OUTPUT_CONDITION_INFO),
+    })
+    catalog = canvas._doc.Catalog
+    catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
+    catalog.OutputIntents = PDFArray([intent])
 
 
 def page_note(pen: Pen, label: str) -> None:

@@ -65,6 +65,13 @@ def game_extras(doc: Document, deck: DeckData, opts: PrintOptions, sheet: Sheet
     return pages
 
 
+def extra_kinds(deck: DeckData) -> list[str]:
+    """The kinds of accessory page ``game_extras`` prints for ``deck``, in its order."""
+    kinds = ["tokens"] if token_spec(deck) is not None else []
+    kinds += ["tracker"] if trackers_for(deck) else []
+    return kinds + (["pawns", "board"] if deck.game == "mountains" else [])
+
+
 def _max_players(game: str) -> int:
     try:
         from companion.registry import find_rules

@@ -17,8 +17,9 @@ deck's back title, so decks with different backs are told apart face down.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from reportlab.lib.utils import simpleSplit
@@ -40,17 +41,33 @@ from printables.document import Pen
 from printables.facetext import set_text
 from printables.geometry import MM, PrintError, Rect
 
-SAFE = 3.0  # mm kept free of text at the trim edge (a cutter's tolerance)
+CODE_MARGIN = 3.0  # the code's top edge below the trim: 1.5 modules of white above it
+# Everything a player reads stays this far inside the trim (issue 29 §11): a machine cut
+# that strays 1.5 mm still leaves the words well clear of the edge.
+SAFE = 3.2
+# Letters overshoot the box they are set in (a "j" reaches left of its start, a "T" or a
+# "Y" right to its end): words start and end this far further in than ``SAFE``.
+OVERSHOOT = 0.2
 INDEX_W = 8.0  # corner index column beside the code
 BACK_BORDER = 3.0  # white border of a back: hides up to 3 mm of duplex misregistration
-MIN_TEXT_PT = MIN_PT = 6.0  # nothing a player reads is smaller
-FOOT_PT = 6.0
+MIN_TEXT_PT = MIN_PT = 7.0  # nothing a player reads is smaller (issue 29 §11)
+FOOT_PT = 7.0
+NARROW_MIN_PT = 6.0  # bridge cards only, for texts no 7 pt layout holds (``face_plan``)
+FOOT_H = 3.4  # the deck pill's height
+BAND_H = 9.5
+COMPACT_BAND_H = 5.5  # a long text's card: a thinner band leaves the text its room
 BORDER_GREY = (0.55, 0.55, 0.55)
 
 
 @dataclass(frozen=True)
 class FaceLayout:
-    """Named boxes of a face in card mm (top-left origin of the trim box)."""
+    """Named boxes of a face in card mm (top-left origin of the trim box).
+
+    ``compact``: the layout of a card whose text does not fit the usual one at 7 pt (a
+    Mountains & Rivers character's four skills): a thinner band, no stats line, and the
+    deck pill and serial turned up the two columns under the corner indexes (``side``,
+    ``side2``), so the text runs down to the safe line.
+    """
 
     card_w: float
     card_h: float
@@ -61,6 +78,10 @@ class FaceLayout:
     stats: Rect
     text: Rect
     serial: Rect
+    compact: bool = False
+    side: Rect | None = None  # compact: the deck pill's column (left), bottom to top
+    side2: Rect | None = None  # compact: the serial's column (right)
+    serial_row: Rect | None = None  # a foot too narrow for pill and serial: the serial's row
 
     @property
     def module(self) -> float:
@@ -68,13 +89,15 @@ class FaceLayout:
         return self.qr.w / qr.MODULES
 
 
-def face_layout(card_w: float, card_h: float) -> FaceLayout:
+def face_layout(card_w: float, card_h: float, compact: bool = False) -> FaceLayout:
     """The face boxes for a card size; the QR code is as large as the top half allows.
 
-    Raises ``PrintError`` if the card is too small for a code of at least 1 mm modules.
+    ``compact`` (see ``FaceLayout``) is only offered where the corner columns exist; a
+    narrow card keeps its foot. Raises ``PrintError`` if the card is too small for a code
+    of at least 1 mm modules.
     """
-    tall = card_h / 2 - SAFE
-    size = min(tall, card_w - 2 * (SAFE + INDEX_W))
+    tall = card_h / 2 - CODE_MARGIN
+    size = min(tall, card_w - 2 * (CODE_MARGIN + INDEX_W))
     with_index = True
     if size < tall:
         # A narrow card (bridge): the corner index would cost module size, so it goes (the
@@ -83,18 +106,36 @@ def face_layout(card_w: float, card_h: float) -> FaceLayout:
         with_index = False
     if size / qr.MODULES < 1.0:
         raise PrintError(f"a {card_w:g}x{card_h:g} mm card leaves no room for a readable QR code")
-    qr_box = Rect((card_w - size) / 2, SAFE, size, size)
-    # Inside the 3 mm safe zone, and 2 modules clear of the code (its quiet zone).
-    index = Rect(SAFE, SAFE, qr_box.x - SAFE - 2 * size / qr.MODULES if with_index else 0.0,
-                 size * 0.6)
+    module = size / qr.MODULES
+    qr_box = Rect((card_w - size) / 2, CODE_MARGIN, size, size)
+    # Inside the safe line, and 2 modules clear of the code (its quiet zone).
+    lead = SAFE + OVERSHOOT
+    index = Rect(lead, SAFE, qr_box.x - lead - 2 * module if with_index else 0.0, size * 0.6)
     index2 = Rect(card_w - index.right, SAFE, index.w, index.h)
     # Two modules of white under the code before the coloured band: the quiet zone there
     # is what a camera needs most when the card's lower half lies under another card.
-    band_y = max(qr_box.bottom + 2 * size / qr.MODULES, card_h / 2 + 1.0)
-    band = Rect(0.0, band_y, card_w, 9.5)
-    stats = Rect(SAFE, band.bottom + 0.8, card_w - 2 * SAFE, 3.2)
-    serial = Rect(SAFE, card_h - SAFE - 3.0, card_w - 2 * SAFE, 3.0)  # deck tag and serial
-    text = Rect(SAFE, stats.bottom + 0.6, card_w - 2 * SAFE, serial.y - stats.bottom - 1.2)
+    band_y = max(qr_box.bottom + 2 * module, card_h / 2 + 1.0)
+    inner = card_w - 2 * lead
+    # The deck pill and the serial: a descender of the deck's name ends on the safe line.
+    serial = Rect(lead, card_h - SAFE - 0.1 - FOOT_H, inner, FOOT_H)
+    if compact:
+        band = Rect(0.0, band_y, card_w, COMPACT_BAND_H)
+        stats = Rect(lead, band.bottom, inner, 0.0)
+        if not with_index:  # a narrow card has no corner columns: the foot stays
+            text = Rect(lead, band.bottom + 0.8, inner, serial.y - band.bottom - 1.4)
+            return FaceLayout(card_w, card_h, qr_box, index, index2, band, stats, text,
+                              serial, True)
+        text = Rect(lead, band.bottom + 0.8, inner, card_h - SAFE - band.bottom - 0.8)
+        # The columns under the corner indexes (value, symbol: about 12 mm) down to the band.
+        top = SAFE + 13.0
+        side = Rect(index.x, top, index.w, band.y - 1.0 - top)
+        side2 = Rect(index2.x, top, index2.w, side.h)
+        serial = Rect(lead, card_h - SAFE, inner, 0.0)
+        return FaceLayout(card_w, card_h, qr_box, index, index2, band, stats, text, serial,
+                          True, side, side2)
+    band = Rect(0.0, band_y, card_w, BAND_H)
+    stats = Rect(lead, band.bottom + 0.8, inner, 3.2)
+    text = Rect(lead, stats.bottom + 0.6, inner, serial.y - stats.bottom - 1.2)
     return FaceLayout(card_w, card_h, qr_box, index, index2, band, stats, text, serial)
 
 
@@ -158,6 +199,55 @@ def face_stats(face: CardFace) -> str:
 
 
 
+def foot_width(face: CardFace, tag: str, serial: str) -> float:
+    """The width (mm) of the foot: mark, deck pill and, if given, the serial."""
+    mark = deck_mark(face.deck)
+    w = fonts.width(tag, fonts.BOLD, FOOT_PT) / MM + 2.4
+    if mark is not None:
+        w += max(FOOT_H, fonts.width(mark.mark, fonts.BOLD, FOOT_PT) / MM + 1.2) + 0.8
+    if serial:
+        w += 1.5 + fonts.width(serial, fonts.SERIAL, FOOT_PT) / MM
+    return w
+
+
+def face_plan(face: CardFace, card_w: float, card_h: float, tag: str = "", serial: str = "",
+              side_tag: str = "") -> tuple[FaceLayout, facetext.SetText, bool]:
+    """The layout of ``face``, its text as set, and whether the stats line is printed.
+
+    In order: the usual layout with the stats line; the text taking the stats line's room
+    (kind, element and HP are on the card already: band, symbol, index); the compact
+    layout (``FaceLayout``). Everything at 7 pt or more, with one exception: a narrow
+    card (bridge) has no corner columns to take its foot, and a Mountains & Rivers
+    character's four skills only fit it at ``NARROW_MIN_PT``; a text that does not fit
+    even then is refused (``PrintError``).
+    """
+    lay = face_layout(card_w, card_h)
+    if foot_width(face, tag, serial) > lay.serial.w:
+        # The deck's name is long ("Weapon cards (the arsenal)"): the serial takes the
+        # line above the pill, on the right.
+        row = lay.serial.shift(0.0, -FOOT_H - 0.4)
+        lay = replace(lay, serial_row=row,
+                      text=Rect(lay.text.x, lay.text.y, lay.text.w, lay.text.h - FOOT_H - 0.4))
+    # Lines set solid only on a compact card: a usual one gives way to the compact layout.
+    loose = facetext.TIGHT[:1]
+    body = set_text(face.text, lay.text, tight=loose)
+    if body is not None and fonts.width(face_stats(face), fonts.ITALIC, MIN_PT) \
+            <= lay.stats.w * MM:
+        return lay, body, True
+    roomy = Rect(lay.text.x, lay.stats.y, lay.text.w, lay.text.bottom - lay.stats.y)
+    body = set_text(face.text, roomy, tight=loose)
+    if body is not None:
+        return replace(lay, text=roomy), body, False
+    small = face_layout(card_w, card_h, compact=True)
+    if small.side is not None and foot_width(face, side_tag or tag, "") > small.side.h:
+        raise PrintError(f"the deck name {side_tag or tag!r} is too long for the side of a "
+                         f"{card_w:g}x{card_h:g} mm card")
+    body = set_text(face.text, small.text)
+    if body is None and small.side is None:
+        body = facetext.fit(face.text, small.text, floor=NARROW_MIN_PT)
+    return small, body or facetext.fit(face.text, small.text), False
+
+
 def draw_face(pen: Pen, trim: Rect, face: CardFace, deck: DeckInfo | None, payload: str,
               serial: str, bleed: float, *, tint: RGB | None = None, copy: int = 1) -> None:
     """Draw one face with its trim box at ``trim`` (page mm).
@@ -166,7 +256,8 @@ def draw_face(pen: Pen, trim: Rect, face: CardFace, deck: DeckInfo | None, paylo
     at the foot, so decks that share faces (God Num's legions, Gem Complete's Deck A and
     B) differ at a glance; ``copy`` > 1 (a deck printed twice, GN-2) adds "copy 2".
     """
-    lay = face_layout(trim.w, trim.h)
+    tag = deck_tag(face, deck, copy)
+    lay, body, with_stats = face_plan(face, trim.w, trim.h, tag, serial, deck_tag(face, deck))
     theme = face_theme(face)
     ink = colour(theme, face.attrs)
     ox, oy = trim.x, trim.y
@@ -183,44 +274,77 @@ def draw_face(pen: Pen, trim: Rect, face: CardFace, deck: DeckInfo | None, paylo
     qr.draw(pen.c, payload, ox + lay.qr.x, oy + lay.qr.y, lay.qr.w, pen.page_h)
     # Corner indexes, value above symbol, in both top corners (narrow cards have none).
     for r in (lay.index, lay.index2):
-        if r.w >= 4.0:
+        if r.w >= 3.5:
             _draw_index(pen, at(r), face, theme, ink)
+    _draw_band(pen, at(lay.band), face, theme, ink, lay.compact)
+    stats = at(lay.stats)
+    box = at(lay.text)
+    if with_stats:
+        pen.text(stats.x + stats.w / 2, stats.bottom - 0.7, face_stats(face), size=MIN_PT,
+                 font=fonts.ITALIC, colour=ink, align="centre")
+    y = box.y + body.ascent_mm
+    for line in body.lines:
+        for run in line:
+            pen.text(box.x + run.x / MM, y, run.text, size=body.size, font=run.font,
+                     colour=(0.0, 0.0, 0.0))
+        y += body.line_mm
+    if lay.side is not None and lay.side2 is not None:
+        # Turned up the columns under the corner indexes, read from the bottom up.
+        # The pill takes the deck's name; "copy 2" follows the serial on the other side.
+        with _turned(pen, at(lay.side)) as (side_pen, r):
+            _deck_pill(side_pen, r.x, r.y + (r.h - FOOT_H) / 2, face, deck_tag(face, deck),
+                       tint)
+        words = f"{serial} \u00b7 copy {copy}" if copy > 1 else serial
+        with _turned(pen, at(lay.side2)) as (side_pen, r):
+            side_pen.text(r.right, r.y + r.h / 2 + FOOT_PT * 0.36 / MM, words, size=FOOT_PT,
+                          font=fonts.SERIAL, colour=(0.3, 0.3, 0.3), align="right")
+    else:
+        foot = at(lay.serial)
+        _deck_pill(pen, foot.x, foot.y, face, tag, tint)
+        if lay.serial_row is not None:
+            foot = at(lay.serial_row)
+        pen.text(foot.right, foot.y + foot.h / 2 + FOOT_PT * 0.36 / MM, serial, size=FOOT_PT,
+                 font=fonts.SERIAL, colour=(0.3, 0.3, 0.3), align="right")
+    if bleed == 0:
+        # The cut line; with bleed the crop marks show where to cut instead.
+        pen.rect(trim, stroke=BORDER_GREY, width=0.15)
+
+
+def _draw_band(pen: Pen, band: Rect, face: CardFace, theme: str, ink: RGB,
+               compact: bool) -> None:
+    """Symbol, name and value in white; the value is large (read across the table) and
+    ends on the safe line, the symbol starts on it."""
+    sym = band.h - 1.5 if compact else 6.5
+    draw_symbol(pen.c, theme, band.x + SAFE + sym / 2, band.y + band.h / 2, sym, (1, 1, 1),
+                pen.page_h, badge_mark(face), knockout=ink)
     value = face_value(face)
-    # Band: symbol, name, value in white; the value is large (read across the table).
-    band = at(lay.band)
-    draw_symbol(pen.c, theme, band.x + 6.0, band.y + band.h / 2, 6.5, (1, 1, 1), pen.page_h,
-                badge_mark(face), knockout=ink)
-    vsize = 18.0 if len(value) <= 2 else 13.0
-    name_w = band.w - 2 * 12.0
-    nsize = 13.0
+    vsize = (11.0 if compact else 18.0) if len(value) <= 2 else (10.0 if compact else 13.0)
+    vw = fonts.width(value, fonts.BOLD, vsize) / MM if value else 0.0
+    side = max(SAFE + sym + 1.0, SAFE + vw + 1.0)  # the name is centred between them
+    name_w = band.w - 2 * side
+    nsize = 10.0 if compact else 13.0
     while fonts.width(face.name, fonts.BOLD, nsize) > name_w * MM and nsize > MIN_PT:
         nsize -= 0.5
     pen.text(band.x + band.w / 2, band.y + band.h / 2 + nsize * 0.35 / MM, face.name,
              size=nsize, font=fonts.BOLD, colour=(1, 1, 1), align="centre")
     if value:
-        pen.text(band.right - 6.0, band.y + band.h / 2 + vsize * 0.36 / MM, value,
-                 size=vsize, font=fonts.BOLD, colour=(1, 1, 1), align="centre")
-    stats = at(lay.stats)
-    box = at(lay.text)
-    body = set_text(face.text, box)
-    if body is None:
-        # A long text (a character's four skills) takes the stats line's room: kind,
-        # element and HP are on the card already (band, symbol, index).
-        box = Rect(box.x, stats.y, box.w, box.bottom - stats.y)
-        body = facetext.fit(face.text, box)
-    else:
-        pen.text(stats.x + stats.w / 2, stats.bottom - 0.7, face_stats(face), size=MIN_PT,
-                 font=fonts.ITALIC, colour=ink, align="centre")
-    y = box.y + body.size / MM
-    for line in body.lines:
-        for run in line:
-            pen.text(box.x + run.x / MM, y, run.text, size=body.size, font=run.font,
-                     colour=(0.1, 0.1, 0.1))
-        y += body.line_mm
-    _draw_foot(pen, at(lay.serial), face, deck, serial, tint, copy)
-    if bleed == 0:
-        # The cut line; with bleed the crop marks show where to cut instead.
-        pen.rect(trim, stroke=BORDER_GREY, width=0.15)
+        pen.text(band.right - SAFE - OVERSHOOT, band.y + band.h / 2 + vsize * 0.36 / MM, value,
+                 size=vsize, font=fonts.BOLD, colour=(1, 1, 1), align="right")
+
+
+@contextmanager
+def _turned(pen: Pen, col: Rect) -> Iterator[tuple[Pen, Rect]]:
+    """A pen turned 90 degrees counter-clockwise over the column ``col`` (page mm), and
+    the column in its mm: x runs up the page, y across from the column's left edge."""
+    c = pen.c
+    c.saveState()
+    c.translate(col.x * MM, (pen.page_h - col.bottom) * MM)
+    c.rotate(90)
+    try:
+        # In the turned frame, y (mm, downwards) runs from the column's left edge inward.
+        yield Pen(c, col.h, 0.0), Rect(0.0, 0.0, col.h, col.w)
+    finally:
+        c.restoreState()
 
 
 def deck_tag(face: CardFace, deck: DeckInfo | None, copy: int = 1) -> str:
@@ -229,25 +353,22 @@ def deck_tag(face: CardFace, deck: DeckInfo | None, copy: int = 1) -> str:
     return f"{name} \u00b7 copy {copy}" if copy > 1 else name
 
 
-def _draw_foot(pen: Pen, foot: Rect, face: CardFace, deck: DeckInfo | None, serial: str,
-               tint: RGB | None, copy: int) -> None:
-    """The deck pill (with the tile mark of a Mountains deck) and the serial."""
-    x = foot.x
+def _deck_pill(pen: Pen, x: float, y: float, face: CardFace, tag: str,
+               tint: RGB | None) -> None:
+    """The deck pill from ``(x, y)`` (its top-left, mm), after the tile mark of a
+    Mountains deck."""
     mark = deck_mark(face.deck)
+    d = FOOT_H
     if mark is not None:
-        d = foot.h
-        pen.circle(x + d / 2, foot.y + d / 2, d / 2, fill=rgb(mark.colour))
-        msize = MIN_PT if len(mark.mark) > 1 else 7.0
-        pen.text(x + d / 2, foot.y + d / 2 + msize * 0.36 / MM, mark.mark, size=msize,
+        mw = max(d, fonts.width(mark.mark, fonts.BOLD, FOOT_PT) / MM + 1.2)
+        pen.rect(Rect(x, y, mw, d), fill=rgb(mark.colour), radius=d / 2)
+        pen.text(x + mw / 2, y + d / 2 + FOOT_PT * 0.36 / MM, mark.mark, size=FOOT_PT,
                  font=fonts.BOLD, colour=(1, 1, 1), align="centre")
-        x += d + 0.8
-    tag = deck_tag(face, deck, copy)
+        x += mw + 0.8
     w = fonts.width(tag, fonts.BOLD, FOOT_PT) / MM + 2.4
-    pen.rect(Rect(x, foot.y, w, foot.h), fill=tint or NEUTRAL_TAG, radius=foot.h / 2)
-    base = foot.y + foot.h / 2 + FOOT_PT * 0.36 / MM
-    pen.text(x + 1.2, base, tag, size=FOOT_PT, font=fonts.BOLD, colour=(1, 1, 1))
-    pen.text(foot.right, base, serial, size=FOOT_PT, font=fonts.SERIAL,
-             colour=(0.3, 0.3, 0.3), align="right")
+    pen.rect(Rect(x, y, w, d), fill=tint or NEUTRAL_TAG, radius=d / 2)
+    pen.text(x + 1.2, y + d / 2 + FOOT_PT * 0.36 / MM, tag, size=FOOT_PT, font=fonts.BOLD,
+             colour=(1, 1, 1))
 
 
 NEUTRAL_TAG: RGB = (0.35, 0.35, 0.35)
@@ -330,7 +451,7 @@ def _full_back(pen: Pen, panel: Rect, back: str, deck_name: str, tint: RGB,
              colour=(1, 1, 1), align="centre")
 
 
-BACK_LABEL_PT = 6.0
+BACK_LABEL_PT = 7.0  # nothing a player reads is under 7 pt (issue 29 §11)
 
 
 def _ink_saver_back(pen: Pen, panel: Rect, back: str, deck_name: str, tint: RGB) -> None:
@@ -379,7 +500,7 @@ def _index_text(pen: Pen, idx: Rect, top: float, text: str, size: float, ink: RG
     returns its baseline (mm)."""
     w = fonts.width(text, fonts.BOLD, size) / MM
     squeeze = min(1.0, idx.w / w) if w > 0 else 1.0
-    base = top + size * 0.72 / MM
+    base = top + size * 0.8 / MM  # capitals reach 0.73 em, an "i" dot 0.76: under ``top``
     c = pen.c
     c.saveState()
     c.setFillColorRGB(*ink)

@@ -3,8 +3,9 @@
 A text made of labelled parts ("Basic skill (free): ... Skill 1 (1 HP): ...", a Mountains
 & Rivers character) is set as a list: each part on its own line, its label in bold and
 never broken ("Skill 3 (3 HP)" stays on one line), continuation lines indented. Anything
-else is one paragraph. Sizes run from 8.5 pt down to 6 pt, the smallest a player reads;
-at 6 pt the lines may close up a little (``TIGHT``) rather than the type shrink.
+else is one paragraph. Sizes run from 8.5 pt down to 7 pt, the smallest a player reads
+(issue 29 §11); at 7 pt the lines close up (``TIGHT``, down to type set solid) rather than
+the type shrink.
 """
 
 from __future__ import annotations
@@ -15,10 +16,16 @@ from dataclasses import dataclass
 from printables import fonts
 from printables.geometry import MM, PrintError, Rect
 
-MIN_TEXT_PT = 6.0
+MIN_TEXT_PT = 7.0
 LEADING = 1.15
-TIGHT = 1.08  # the last resort at 6 pt: lines closer, never smaller type
+# The last resorts at the smallest size: lines closer, never smaller type. At 1.0 (set
+# solid) Vera's descenders (0.24 em) and ascenders (0.76 em) still do not touch.
+TIGHT = (1.08, 1.04, 1.0)
 INDENT_MM = 2.0
+# Vera's tallest letters and brackets reach 0.76 em above the baseline, its descenders
+# 0.24 em below: a text box holds the letters themselves, so the safe line is kept exactly.
+ASCENT = 0.76
+DESCENT = 0.24
 # "Basic skill (free):", "Skill 2 (2 HP):": a label, its cost in brackets, a colon.
 _ITEM = re.compile(r"(?:^|\s)((?:Basic skill|Skill \d+) \([^)]*\)):\s*")
 
@@ -43,8 +50,17 @@ class SetText:
         return self.size * self.leading / MM
 
     @property
+    def ascent_mm(self) -> float:
+        """From the top of the tallest letters (and brackets) to the first baseline."""
+        return ASCENT * self.size / MM
+
+    @property
     def height_mm(self) -> float:
-        return len(self.lines) * self.line_mm
+        """From the top of the first line's tallest letters to the bottom of the last
+        line's descenders: the lines' own room, no empty leading above or below."""
+        if not self.lines:
+            return 0.0
+        return (len(self.lines) - 1) * self.line_mm + (ASCENT + DESCENT) * self.size / MM
 
 
 def items(text: str) -> list[tuple[str, str]]:
@@ -87,15 +103,17 @@ def _wrap(label: str, body: str, size: float, width: float) -> list[tuple[Run, .
     return lines
 
 
-def set_text(text: str, box: Rect, start: float = 8.5) -> SetText | None:
-    """The largest size (points, 8.5 down to 6) at which ``text`` fits ``box``, or None."""
+def set_text(text: str, box: Rect, start: float = 8.5, floor: float = MIN_TEXT_PT,
+             tight: tuple[float, ...] = TIGHT) -> SetText | None:
+    """The largest size (points, ``start`` down to ``floor``) at which ``text`` fits
+    ``box``, or None; at ``floor`` the lines may close up to the leadings ``tight``."""
     parts = items(text)
     size = start
-    while size >= MIN_TEXT_PT - 1e-9:
+    while size >= floor - 1e-9:
         lines: list[tuple[Run, ...]] = []
         for label, body in parts:
             lines += _wrap(label, body, size, box.w * MM)
-        for leading in (LEADING, TIGHT) if size < MIN_TEXT_PT + 1e-9 else (LEADING,):
+        for leading in (LEADING, *tight) if size < floor + 1e-9 else (LEADING,):
             st = SetText(size, tuple(lines), leading)
             if st.height_mm <= box.h + 1e-6:
                 return st
@@ -103,10 +121,10 @@ def set_text(text: str, box: Rect, start: float = 8.5) -> SetText | None:
     return None
 
 
-def fit(text: str, box: Rect) -> SetText:
+def fit(text: str, box: Rect, floor: float = MIN_TEXT_PT) -> SetText:
     """``set_text`` or a ``PrintError`` naming the text that does not fit."""
-    st = set_text(text, box)
+    st = set_text(text, box, floor=floor)
     if st is None:
         raise PrintError(f"card text is too long for a {box.w:.0f}x{box.h:.0f} mm text box "
-                         f"at {MIN_TEXT_PT:g} pt: {text[:60]!r}...")
+                         f"at {floor:g} pt: {text[:60]!r}...")
     return st

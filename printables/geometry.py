@@ -268,17 +268,26 @@ def sheet_layout(
         )
     grid_w, grid_h = cols * cell_w, rows * cell_h
     gx, gy = (page_w - grid_w) / 2, (page_h - grid_h) / 2
-    if (with_marks and back_mode == "none"
-            and gy - area.y - CROP_GAP < MIN_MARK <= 2 * (gy - area.y) - CROP_GAP):
+    def grid_at(y: float) -> tuple[Rect, ...]:
+        return tuple(Rect(gx + c * cell_w + bleed, y + r * cell_h + bleed, slot_w, slot_h)
+                     for r in range(rows) for c in range(cols))
+
+    if with_marks and gy - area.y - CROP_GAP < MIN_MARK <= 2 * (gy - area.y) - CROP_GAP:
         # Centred, the marks above and below would be stubs (Letter: 2.2 mm): the grid
         # moves down onto the printable edge so the top marks are long enough to lay a
-        # ruler on; the bottom end of each cut is the card's own cut line or edge. Not
-        # with backs: their offset needs the room on both sides.
-        gy = area.bottom - grid_h
-    slots = tuple(
-        Rect(gx + c * cell_w + bleed, gy + r * cell_h + bleed, slot_w, slot_h)
-        for r in range(rows) for c in range(cols)
-    )
+        # ruler on; the bottom end of each cut is the card's own cut line or edge. With
+        # backs (issue 29 §13), only as far as the backs, moved by the offset asked for,
+        # stay printable: no offset, the same marks as without backs; a large offset,
+        # shorter marks, never a refused offset that the centred grid would take.
+        centred = gy
+        for step in range(21):
+            y = area.bottom - grid_h + (centred - area.bottom + grid_h) * step / 20
+            if back_mode == "none" or all(
+                    back_of(s, page_w, page_h, back_mode, back_offset).grow(bleed).inside(area)
+                    for s in grid_at(y)):
+                gy = y
+                break
+    slots = grid_at(gy)
     backs: tuple[Rect, ...] = ()
     if back_mode != "none":
         backs = tuple(back_of(s, page_w, page_h, back_mode, back_offset) for s in slots)
@@ -355,15 +364,16 @@ def crop_marks(slots: tuple[Rect, ...], bleed: float, area: Rect) -> tuple[Line,
     left = min(s.x for s in slots) - bleed - CROP_GAP
     right = max(s.right for s in slots) + bleed + CROP_GAP
     marks: list[Line] = []
+    least = MIN_MARK / 2  # shorter, a mark is a dot no ruler can be laid on: none at all
     for x in xs:
-        if top - area.y > 0.5:
+        if top - area.y >= least:
             marks.append(Line(x, top, x, max(area.y, top - CROP_MAX)))
-        if area.bottom - bottom > 0.5:
+        if area.bottom - bottom >= least:
             marks.append(Line(x, bottom, x, min(area.bottom, bottom + CROP_MAX)))
     for y in ys:
-        if left - area.x > 0.5:
+        if left - area.x >= least:
             marks.append(Line(left, y, max(area.x, left - CROP_MAX), y))
-        if area.right - right > 0.5:
+        if area.right - right >= least:
             marks.append(Line(right, y, min(area.right, right + CROP_MAX), y))
     return tuple(marks)
 

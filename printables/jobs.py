@@ -47,7 +47,7 @@ from printables.geometry import (
     paper_size,
     sheet_layout,
 )
-from printables.guide import guide_pages
+from printables.guide import guide_pages, page_plan, plan_rows
 from printables.options import PrintOptions
 
 MANIFEST_FORMAT = "table-companion-print/1"
@@ -226,8 +226,10 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
     info = job_info(opts, sheet)
     runs: list[tuple[PrintRun, dict[str, Any]]] = []
     extra_pages: list[dict[str, Any]] = []
-    if what == "all" and opts.extras:  # the whole set: the build guide comes first
-        extra_pages += guide_pages(doc, opts.paper)
+    whole_set = what == "all" and opts.extras
+    if whole_set:  # the whole set: the build guide comes first, with room for its page plan
+        ahead = 1 + sum(1 + len(extras.extra_kinds(load_deck(g))) for g in games)
+        extra_pages += guide_pages(doc, opts.paper, plan_rows=ahead)
     planned = list(plan_runs(games, opts, rng, taken))
     progress = progress or Silent()
     progress.grow(len(planned))
@@ -255,6 +257,9 @@ def build(what: str, opts: PrintOptions, rng: random.Random | None = None,
         elif t == "calibration":
             extra_pages += extras.calibration_pages(doc, opts.paper, calibration_flip,
                                                     opts.back_offset)
+    if whole_set:  # now that every page is laid out: which page goes on which paper
+        page_plan(doc, opts.paper, plan_rows([m for _, m in runs], extra_pages,
+                                             doc.blank_backs, fold=opts.backs == "fold"))
     pdf = doc.finish()
     manifest: dict[str, Any] = dict(info)
     manifest["pages"] = doc.pages

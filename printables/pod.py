@@ -5,7 +5,8 @@
   (``K2F9-000.png``), and one PNG per distinct back (``back-<deck>.png``).
 * ``dtc`` (DriveThruCards): one PDF, one card per page, each front followed by its back,
   every page 2.75 x 3.75 in (1/8 in bleed) with its TrimBox on the card and its BleedBox
-  on the page.
+  on the page; in CMYK, black text and codes in black ink only, with an output intent
+  (``document.to_cmyk``, ``document.add_output_intent``; issue 29 §12).
 
 Both write ``manifest.json`` (which file or page holds which serial) and register the run
 like any print job, so the referee accepts exactly these cards. A serial exists once:
@@ -51,6 +52,7 @@ class Service:
     trim: tuple[float, float]
     bleed: float
     files: str  # "png" or "pdf"
+    cmyk: bool = False  # colours written as CMYK, black text and codes in black ink only
 
     @property
     def page(self) -> tuple[float, float]:
@@ -64,7 +66,8 @@ class Service:
 SERVICES = {
     "mpc": Service("mpc", "MakePlayingCards (poker, 822 x 1122 px)", (63.5, 88.9),
                    0.12 * INCH, "png"),
-    "dtc": Service("dtc", "DriveThruCards (poker, PDF)", (63.5, 88.9), 0.125 * INCH, "pdf"),
+    "dtc": Service("dtc", "DriveThruCards (poker, PDF)", (63.5, 88.9), 0.125 * INCH, "pdf",
+                   cmyk=True),
 }
 MANIFEST = "manifest.json"
 
@@ -104,7 +107,7 @@ def render_deck(deck: DeckData, run: PrintRun, svc: Service, style: str = "full"
                 ) -> tuple[bytes, list[dict[str, Any]], dict[str, int]]:
     """One card per page: the PDF, the cards' manifest rows, and the page of each deck's
     back (``mpc``: fronts, then one page per distinct back; ``dtc``: front, back, ...)."""
-    doc = Document(f"{deck.title}: {svc.title}")
+    doc = Document(f"{deck.title}: {svc.title}", cmyk=svc.cmyk)
     w, h = svc.page
     trim = Rect(svc.bleed, svc.bleed, *svc.trim)
     tints = back_tints(deck)

@@ -17,7 +17,10 @@ import time. Config keys:
   ``SSE_MAX_PER_CLIENT`` (default 16): open event streams in total and per client address;
 - ``TABLES_PER_CLIENT`` (default 20) per ``TABLES_WINDOW`` seconds (default 600): tables a
   client address may create (any token; "play again" too), and ``TABLES_LIVE_PER_CLIENT``
-  (default 40): tables it made that may be in play at once;
+  (default 40): tables it made that may be in play at once; both counted in the store's
+  database, one count for every process sharing it; ``TABLES_TOTAL`` (default 300): tables
+  all addresses may create per ``TABLES_WINDOW``, an address at most its fair share of it
+  (``web.guard.fair_share``: half alone, less as more addresses make tables);
 - ``TABLE_IDLE`` (s, default 600): a table unused this long, with no page open, leaves
   memory and is rebuilt from the store on its next request;
 - ``ABANDONED_AFTER``: seconds without a change after which a host may delete a table that
@@ -71,6 +74,7 @@ DEFAULTS: dict[str, Any] = {
     "TABLES_PER_CLIENT": 20,
     "TABLES_WINDOW": 600.0,
     "TABLES_LIVE_PER_CLIENT": 40,
+    "TABLES_TOTAL": 300,
     "TABLE_IDLE": 600.0,
     "ABANDONED_AFTER": 6 * 3600.0,
 }
@@ -113,7 +117,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         tables = Tables(store, runs, abandoned_after=abandoned, idle_after=idle,
                         in_use=lambda tid: broker.count(tid) > 0)
     creations = RateLimit(int(app.config["TABLES_PER_CLIENT"]),
-                          float(app.config["TABLES_WINDOW"]))
+                          float(app.config["TABLES_WINDOW"]), store=store,
+                          total=int(app.config["TABLES_TOTAL"]))
     app.extensions["companion"] = Services(store, runs, tables, broker, creations)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     # Behind nginx or Caddy: client address and scheme from their headers, when they come
@@ -123,13 +128,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.wsgi_app = ClientAddress(  # type: ignore[method-assign]
         app.wsgi_app, int(app.config["PROXY_HOPS"]), app.config["PROXY_FROM"])
 
-    from web import api, history, pages, photos, rules
+    from web import api, camroutes, history, pages, photos, rules
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(photos.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(camroutes.bp)
     api.register_error_handlers(app)
     api.register_guards(app)
     return app

@@ -21,11 +21,28 @@ from companion import errors, names
 from companion.cards import load_deck
 from companion.engine import check_event_fields
 from companion.registry import GAMES, find_rules
-from web.broker import NOTICE, StreamsFull
-from web.guard import BodyError, body_rule, has_body_rule, parse_json, security_headers
+from web import piles
+from web.broker import CAMERA, NOTICE, StreamsFull
+from web.camhealth import health
+from web.guard import (
+    BodyError,
+    address_key,
+    body_rule,
+    has_body_rule,
+    parse_json,
+    security_headers,
+)
 from web.resources import services
 from web.store import LIST_PAGE, StorageUnavailable
-from web.tables import HOST, Refused, Table, Viewer, check_own_zone, event_from_body
+from web.tables import (
+    HOST,
+    PUBLIC,
+    Refused,
+    Table,
+    Viewer,
+    check_own_zone,
+    event_from_body,
+)
 
 log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -73,8 +90,10 @@ def refusal(exc: errors.CompanionError, table: Table | None = None,
     id for the page's "why?"."""
     if viewer is not None and viewer.role == "host":
         text = str(exc)
+    elif table is not None:  # C-7 rev. 3: never another seat's stand-in by serial
+        text = table.veil_for(table.plain(exc.plain), viewer or PUBLIC)
     else:
-        text = table.plain(exc.plain) if table is not None else exc.plain
+        text = exc.plain
     body: dict[str, Any] = {"error": text, "code": exc.code}
     if exc.rule:
         body["rule"] = exc.rule
@@ -202,8 +221,9 @@ def body(fields: frozenset[str] | None = None) -> dict[str, Any]:
 
 
 def client_address() -> str:
-    """The client's address as the server saw it (waitress clears proxy headers)."""
-    return request.remote_addr or "unknown"
+    """The client's address as the server saw it (waitress clears proxy headers), as the
+    caps per client count it: IPv6 by its /64 (``web.guard.address_key``, issue 27 §12)."""
+    return address_key(request.remote_addr or "unknown")
 
 
 def table_and_viewer(table_id: str, *, allow: tuple[str, ...] | None = None,
@@ -332,6 +352,7 @@ def create_table() -> tuple[Response, int] | Response:
     table = svc.tables.create(
         data["game"], data["players"], data.get("options"), data.get("runs"),
         data.get("timer", 0), maker=client_address())
+    svc.creations.made(client_address(), table.id)
     return jsonify(created(table)), 201
 
 
@@ -342,15 +363,15 @@ def creation_limit() -> Response | None:
     svc = services(current_app)
     addr = client_address()
     ceiling = int(current_app.config["TABLES_LIVE_PER_CLIENT"])
-    live = svc.tables.live_made_by(addr)
+    live = svc.creations.live(addr, svc.tables.abandoned_after)  # every process (issue 27)
+    live = svc.tables.live_made_by(addr) if live is None else live
     if live >= ceiling:
         return _json_error(429, "too_many_tables",
                            f"this device already has {ceiling} tables in play on this server; "
                            "finish or delete one (the referee page) first", retry_after=600)
-    wait = svc.creations.hit(addr)
+    wait, words = svc.creations.check(addr)  # its fair share of TABLES_TOTAL too
     if wait:
-        return _json_error(429, "too_many_requests",
-                           f"too many tables made from this device; try again in "
+        return _json_error(429, "too_many_requests", f"{words}; try again in "
                            f"{int(wait) + 1} s", retry_after=int(wait) + 1)
     return None
 
@@ -387,6 +408,7 @@ def play_again(table_id: str) -> tuple[Response, int]:
     new = svc.tables.create(table.game, table.players, dict(table.config["options"]),
                             list(table.config["runs"]), follows=table,
                             maker=client_address())
+    svc.creations.made(client_address(), new.id)
     svc.broker.publish(table.id, table.version)  # the old table's pages hear of it now
     return jsonify(created(new)), 201
 
@@ -482,6 +504,12 @@ def play_scan(table: Table, viewer: Viewer, data: dict[str, Any]) -> Response:
                 raise Refused("only the referee can override a refusal", code="not_allowed",
                               status=403)
             event["override"] = True
+            piles.refuse_override(table, card.serial)  # never a pile card (C-9)
+        elif piles.already_there(table, card.serial, zone):  # not a play (C-9)
+            seen = piles.answer(table, card, zone)
+            if key is not None:
+                table.scans[key] = (200, seen)
+            return jsonify(seen)
         result = {"card": card.serial, "face": card.face.id, "name": card.face.name,
                   "zone": zone}
 
@@ -520,6 +548,8 @@ def action(table_id: str) -> Response:
                               x.startswith("T1:") else x for x in value]
         if isinstance(event.get("card"), str) and event.get("type") == "scan":
             event["card"] = table.resolve_card(event["card"])
+            if event.get("override") and viewer.role == "host":
+                piles.refuse_override(table, event["card"])  # never a pile card (C-9)
         new = table.play(services(current_app).store, event, viewer,
                          version=data.get("version"))
     except errors.CompanionError as exc:
@@ -579,8 +609,11 @@ def events(table_id: str) -> Response:
     except StreamsFull as exc:
         return _json_error(503, "too_many_streams", str(exc), retry_after=exc.retry_after)
 
+    cams = health(current_app._get_current_object())  # type: ignore[attr-defined]
+
     def stream() -> Iterator[str]:
         current = table
+        cam_sent = 0  # the camera's heartbeats: the referee's page and the big screen
         try:
             yield f"retry: {retry}\n\n"
             sent = last
@@ -590,6 +623,9 @@ def events(table_id: str) -> Response:
                 yield f"id: {v}\nevent: table\ndata: {text}\n\n"
                 sent = v
             while not sub.closed:
+                cam, cam_sent = cams.message(table.id, viewer, cam_sent)
+                if cam is not None:
+                    yield cam
                 # The ping is the heartbeat: a write to a page that is gone fails, and its
                 # slot is free within about two pings (it was 31 s, 45 s behind nginx).
                 version = sub.wait(ping)
@@ -597,6 +633,8 @@ def events(table_id: str) -> Response:
                     break
                 if version is None:
                     yield ": ping\n\n"
+                    continue
+                if version == CAMERA:
                     continue
                 try:  # the table as loaded now (caught up with other processes; gone?)
                     current = svc.tables.get(table.id)

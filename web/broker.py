@@ -19,6 +19,7 @@ import threading
 from collections import defaultdict
 
 NOTICE = -1  # queued by ``Broker.notice``: something to tell, the same version
+CAMERA = -2  # a camera heartbeat (web/camhealth.py): no new version, no notice
 
 
 class StreamsFull(Exception):
@@ -84,7 +85,8 @@ class Broker:
         ``max_per_client`` streams or the server ``max_total`` (``None``: no cap)."""
         sub = Subscription(self, table_id, client)
         with self._lock:
-            if max_per_client is not None and self._per_client[client] >= max_per_client:
+            mine = self._per_client.get(client, 0)
+            if max_per_client is not None and mine >= max_per_client:
                 self.refused += 1
                 raise StreamsFull(f"this device already has {max_per_client} live pages "
                                   "open on this server; close one", retry_after)
@@ -92,6 +94,17 @@ class Broker:
                 self.refused += 1
                 raise StreamsFull(f"the server holds {max_total} live pages, its most; "
                                   "try again shortly", retry_after)
+            others = len(self._per_client) - (1 if mine else 0)
+            if max_total is not None and mine and (
+                    mine >= max(1, (max_total - self._total + mine) // (others + 1))
+                    or max_total - self._total <= others + 1):
+                # A fair share (issue 27 §12): a device's first page always opens while
+                # there is room; more only within an equal part of what the other devices
+                # leave, and while every other device and a newcomer can still open one.
+                self.refused += 1
+                raise StreamsFull(f"this device already has {mine} live pages open, its "
+                                  f"share while {others + 1} devices share the server's "
+                                  f"{max_total}; close one", retry_after)
             self._subs[table_id].add(sub)
             self._per_client[client] += 1
             self._total += 1

@@ -42,6 +42,14 @@ def register(cli: Any) -> None:
     p.add_argument("--streams-per-client", type=int, default=16, metavar="N",
                    help="event streams one client address may hold open (default 16; a "
                         "cap against a client starving the server)")
+    p.add_argument("--tables-per-client", type=int, default=20, metavar="N",
+                   help="tables one client address may make per 10 minutes (default 20)")
+    p.add_argument("--live-tables-per-client", type=int, default=40, metavar="N",
+                   help="tables made by one client address that may be in play at once "
+                        "(default 40)")
+    p.add_argument("--tables-total", type=int, default=300, metavar="N",
+                   help="tables all clients may make per 10 minutes; one address at most "
+                        "its fair share, half when alone (default 300)")
     p.add_argument("--behind-proxy", type=int, default=0, metavar="HOPS",
                    help="trust X-Forwarded-For/-Proto/-Host from this many reverse proxies "
                         "(nginx, Caddy); default 0")
@@ -84,7 +92,10 @@ def _serve(args: argparse.Namespace) -> int:
                           "CAMERA_PREVIEW": args.camera_preview, "DATABASE": args.database,
                           "DB_POOL": args.db_pool, "PROXY_HOPS": args.behind_proxy,
                           "PROXY_FROM": args.proxy_from,
-                          "SSE_MAX_PER_CLIENT": max(1, args.streams_per_client)})
+                          "SSE_MAX_PER_CLIENT": max(1, args.streams_per_client),
+                          "TABLES_PER_CLIENT": max(1, args.tables_per_client),
+                          "TABLES_LIVE_PER_CLIENT": max(1, args.live_tables_per_client),
+                          "TABLES_TOTAL": max(2, args.tables_total)})
     except ValueError as exc:  # --proxy-from that is no address
         raise SystemExit(f"companion: --proxy-from: {exc}") from None
     except RuntimeError as exc:  # PostgreSQL unreachable: said without the password

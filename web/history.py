@@ -8,6 +8,9 @@ remembers ("remember on this device" in the lobby) and reads only those tables.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
@@ -22,6 +25,51 @@ bp = Blueprint("history", __name__)
 
 MAX_HISTORY_TABLES = 200  # a device's remembered tables asked for at once
 MAX_STEP_TEXT = 9  # digits of ?step=
+SUMMARIES_KEPT = 4096  # history lines kept, by table and version (about 1 KB each)
+
+
+class Summaries:
+    """History lines by table version (issue 27 §8): a finished table is summarised once,
+    however often a device asks. At most ``size`` lines, the least recently asked for
+    leave first."""
+
+    def __init__(self, size: int = SUMMARIES_KEPT) -> None:
+        self.size = size
+        self._lines: OrderedDict[tuple[Any, ...], tuple[str, dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.made = 0  # summaries computed (the tests and the bench count them)
+
+    def get(self, key: tuple[Any, ...]) -> tuple[str, dict[str, Any]] | None:
+        with self._lock:
+            line = self._lines.get(key)
+            if line is not None:
+                self._lines.move_to_end(key)
+            return line
+
+    def make(self, key: tuple[Any, ...], host_token: str,
+             build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        line = self.get(key)
+        if line is not None:
+            return line[1]
+        value = build()
+        with self._lock:
+            self.made += 1
+            self._lines[key] = (host_token, value)
+            while len(self._lines) > self.size:
+                self._lines.popitem(last=False)
+        return value
+
+
+def summaries() -> Summaries:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    with _LOCK:
+        found = app.extensions.get("companion_history")
+        if found is None:
+            found = app.extensions["companion_history"] = Summaries()
+        return found  # type: ignore[no-any-return]
+
+
+_LOCK = threading.Lock()
 
 
 def _table(table_id: str) -> Table:
@@ -113,13 +161,17 @@ def history_page() -> str:
 def history() -> Response:
     """``{"tables": [{"id": ..., "token": <host token>}, ...]}``: a summary of each table
     the token is the host of (others are left out, and counted in ``refused``), and the
-    figures per player across them."""
+    figures per player across them. An ``{id, token}`` listed twice counts once; at most
+    ``MAX_HISTORY_TABLES`` are read; lines come from ``Summaries`` (issue 27 §8)."""
     data = body(frozenset({"tables"}))
     asked = data.get("tables", [])
-    if not isinstance(asked, list) or len(asked) > MAX_HISTORY_TABLES:
-        raise Refused(f"tables must be a list of at most {MAX_HISTORY_TABLES} "
-                      "{id, token} objects", code="malformed_json", status=400)
-    summaries = []
+    if not isinstance(asked, list):
+        raise Refused("tables must be a list of {id, token} objects", code="malformed_json",
+                      status=400)
+    if len(asked) > MAX_HISTORY_TABLES:
+        raise Refused(f"the history reads at most {MAX_HISTORY_TABLES} tables at once; this "
+                      f"asked for {len(asked)}", code="too_many_tables", status=400)
+    pairs: dict[tuple[str, str], None] = {}
     refused = 0
     gone: list[str] = []
     for item in asked:
@@ -127,18 +179,30 @@ def history() -> Response:
                 or not isinstance(item.get("token"), str):
             refused += 1
             continue
+        pairs[(item["id"], item["token"])] = None
+    lines: dict[str, dict[str, Any]] = {}
+    for table_id, tok in pairs:
         try:
-            table, _ = _readable_as_host(item["id"], item["token"])
+            line = _line(table_id, tok)
         except Refused as exc:
             if exc.code == "table_deleted":  # gone: the device may forget it (C-7 rev. 3)
-                gone.append(item["id"])
+                if table_id not in gone:
+                    gone.append(table_id)
             else:
                 refused += 1
             continue
-        summaries.append(summary(table))
-    summaries.sort(key=lambda s: -s["created"])
-    return jsonify({"tables": summaries, "players": player_figures(summaries),
-                    "refused": refused, "deleted": gone})
+        lines[table_id] = line
+    out = sorted(lines.values(), key=lambda s: -s["created"])
+    return jsonify({"tables": out, "players": player_figures(out), "refused": refused,
+                    "deleted": gone})
+
+
+def _line(table_id: str, tok: str) -> dict[str, Any]:
+    """The history line of a table ``tok`` is the host token of; raises ``Refused`` (410
+    ``table_deleted`` for a table its host deleted: it is gone, C-7 rev. 3)."""
+    table, _ = _readable_as_host(table_id, tok)
+    return summaries().make((table.id, table.version), table.config["host_token"],
+                            lambda: summary(table))
 
 
 def _readable_as_host(table_id: str, tok: str) -> tuple[Table, Any]:

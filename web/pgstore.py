@@ -27,14 +27,18 @@ from psycopg import errors as pg_errors
 
 from companion.errors import StaleVersion, UnknownCard
 from companion.runs import PrintRun, RunStore, run_from_manifest
+from web.guard import creation_limit
 from web.store import (
+    CREATIONS_KEPT,
     LIST_PAGE,
+    LIVE_MADE,
     DamagedTable,
     Listed,
     Record,
     ScanKey,
     StorageUnavailable,
     StoredTable,
+    _creations,
     listed,
 )
 
@@ -87,6 +91,16 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE tables t SET next_table = (SELECT n.id FROM tables n
         WHERE n.config::jsonb ->> 'follows' = t.id ORDER BY n.created DESC LIMIT 1);
     CREATE INDEX tables_in_play ON tables (created DESC, id DESC) WHERE deleted IS NULL;
+    """,
+    # 3: table creations per client address, counted here for every process (issue 27).
+    """
+    CREATE TABLE creations (
+        client TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        table_id TEXT
+    );
+    CREATE INDEX creations_client ON creations (client, at);
+    CREATE INDEX creations_at ON creations (at);
     """,
 )
 
@@ -325,6 +339,37 @@ class PgStore:
             db.execute("INSERT INTO scans (table_id, viewer, scan_id, status, response) "
                        "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                        (table_id, *key, status, json.dumps(response)))
+
+    # Table creations per client address (``web.guard.RateLimit`` with a store).
+    def creation_hit(self, client: str, count: int, window: float, now: float,
+                     total: int | None = None) -> tuple[float, str]:
+        """Count one creation by ``client`` at ``now`` unless a limit is reached in any
+        process (``web.guard.creation_limit``): ``(0, "")``, else the wait and the words."""
+        with self._conn() as db, db.transaction():
+            # Creations are counted one at a time, whichever process asks (they are rare).
+            db.execute("SELECT pg_advisory_xact_lock(727275)")
+            db.execute("DELETE FROM creations WHERE at <= %s",
+                       (now - max(window, CREATIONS_KEPT),))
+            found = _creations(db, "%s", client, window, now, count)
+            wait, words = creation_limit(*found, count, window, now, total)
+            if not wait:
+                db.execute("INSERT INTO creations (client, at) VALUES (%s, %s)",
+                           (client, now))
+            return wait, words
+
+    def creation_made(self, client: str, table_id: str) -> None:
+        """The table ``client``'s last counted creation made."""
+        with self._conn() as db:
+            db.execute("UPDATE creations SET table_id = %s WHERE ctid = (SELECT ctid FROM "
+                       "creations WHERE client = %s AND table_id IS NULL ORDER BY at DESC "
+                       "LIMIT 1)", (table_id, client))
+
+    def live_made(self, client: str, since: float) -> int:
+        """Tables ``client`` made that are in play (any process): not deleted, not
+        finished, changed after ``since``."""
+        with self._conn() as db:
+            row = db.execute(LIVE_MADE, (client, since)).fetchone()
+        return int(row[0]) if row else 0
 
     @staticmethod
     def _insert(db: psycopg.Connection[Any], table_id: str, records: list[Record]) -> None:

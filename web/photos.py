@@ -15,7 +15,9 @@ Image bodies are exempt from the JSON API's limit and JSON-only rule through
 ``web.guard.takes_body`` (8 MB photos, 1 MB live frames); the content type (JPEG or PNG)
 is checked here. Photos and frames are decoded through ``web.guard.DecodeGate`` (one per
 core, a short queue, ``503 busy`` with ``Retry-After`` beyond; a body is read into memory
-only once admitted; a sender who hung up is not decoded: issue 19 §2).
+only once admitted; a sender who hung up is not decoded: issue 19 §2), shared fairly per
+address (IPv6 by its /64): an address holding its share is answered ``429
+too_many_photos`` with ``Retry-After`` before its body is read (issue 27 §7).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from cv.live import MAX_FRAME_SIDE, BadFrame, LiveCamera
 from cv.photo import MAX_BYTES, BadPhoto, PhotoCards, Stopped, no_card_hint, read_photo
 from cv.sender import Scan
 from web.api import body, play_scan, refusal, table_and_viewer
-from web.guard import Busy, DecodeGate, Gone, query_number, takes_body
+from web.guard import Busy, DecodeGate, Gone, TooMany, address_key, query_number, takes_body
 from web.qr import svg
 from web.resources import services
 from web.tables import Refused, Table, Viewer
@@ -100,8 +102,16 @@ def _gone() -> Callable[[], bool]:
     return check if callable(check) else (lambda: False)
 
 
+def _address() -> str:
+    """The sender's key for the fair share of decoding (IPv6 by its /64)."""
+    return address_key(request.remote_addr or "unknown")
+
+
 def _busy(exc: Busy, table: Table) -> Response:
-    resp = _answer(503, "busy", str(exc), table)
+    if isinstance(exc, TooMany):
+        resp = _answer(429, "too_many_photos", str(exc), table)
+    else:
+        resp = _answer(503, "busy", str(exc), table)
     resp.headers["Retry-After"] = str(exc.retry_after)
     return resp
 
@@ -153,9 +163,10 @@ def photo(table_id: str) -> Response:
         _image_head(MAX_BYTES)
         gate = _gate()
         gone = _gone()
-        with gate.admitted():  # the body is read into memory only once admitted
+        key = _address()
+        with gate.admitted(key):  # the body is read into memory only once admitted
             seen = gate.run(partial(read_photo, _image_body(MAX_BYTES), table.book,
-                                    stop=gone), gone)
+                                    stop=gone), gone, key)
     except Busy as exc:
         return _busy(exc, table)
     except (Gone, Stopped):
@@ -218,7 +229,10 @@ def _camera(table: Table, viewer: Viewer, zone: str | None) -> LiveCamera:
                 # scan is accepted or refused before the page gets its answer.
                 resp = play_scan(table, viewer, scan.body())
                 data = resp.get_json() or {}
-                text = str(data.get("ruling") or data.get("error") or "")
+                if data.get("already_there"):  # C-9: the id is for the referee (C-8)
+                    text = "already there, nothing to do"
+                else:
+                    text = str(data.get("ruling") or data.get("error") or "")
                 return resp.status_code, text
 
             cam = cams[key] = LiveCamera(table.game, len(table.players), table.book, play,
@@ -250,7 +264,8 @@ def camera_frame(table_id: str) -> Response:
         seq, t = _number("seq"), _number("t")
         gate = _gate()
         gone = _gone()
-        with gate.admitted():
+        key = _address()
+        with gate.admitted(key):
             data = _image_body(FRAME_MAX_BYTES)
             cam = _camera(table, viewer, zone)
 
@@ -261,7 +276,7 @@ def camera_frame(table_id: str) -> Response:
                     cam.frame(data, seq, t)
                     return cam.state(), time.perf_counter() - t0
 
-            state, spent = gate.run(work, gone)
+            state, spent = gate.run(work, gone, key)
     except Busy as exc:
         return _busy(exc, table)
     except Gone:

@@ -24,7 +24,7 @@ from companion import words
 from companion.engine import Match
 from companion.replay import states_after
 from web.store import Record
-from web.table import HOST, Table, Viewer
+from web.table import HOST, Table, Viewer, seat_of
 
 FORMAT = "table-companion-record/1"
 CSV_FIELDS = ("seq", "time", "kind", "who", "ruling", "undone")
@@ -141,6 +141,11 @@ def record_of(table: Table, viewer: Viewer, runs: list[dict[str, Any]] | None = 
             finished_at = (finished_at or rec.time) if after.finished else None
         final = _view(table, state, viewer)
         winners = list(state.winners)
+        # C-7 rev. 3: a serial that stood in for a tap at any step, not this viewer's own.
+        seat = seat_of(viewer)
+        hidden = frozenset().union(table.veiled.hidden(seat, table.match.initial),
+                                   *(table.veiled.hidden(seat, after) for _, after, _ in steps))
+        events = table.veiled.veil(events, seat, hidden)
         started = next((r.time for r in table.records if r.who != "companion"), None)
         return {
             "format": FORMAT,
@@ -166,17 +171,35 @@ def record_of(table: Table, viewer: Viewer, runs: list[dict[str, Any]] | None = 
 def record_csv(record: Mapping[str, Any]) -> str:
     """One line per record: seq, ISO time, kind, who, ruling, undone."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out)
     w.writerow(CSV_FIELDS)
     for e in record["events"]:
-        w.writerow([e["seq"], time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(e["time"])),
-                    e["kind"], e["who"], _cell(e["ruling"]), "yes" if e["undone"] else "no"])
+        w.writerow(csv_row([e["seq"], time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                    time.gmtime(e["time"])),
+                            e["kind"], e["who"], e["ruling"],
+                            "yes" if e["undone"] else "no"]))
     return out.getvalue()
 
 
-def _cell(text: str) -> str:
-    """A CSV cell a spreadsheet reads as text, never as a formula (CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet reads as text, never as a formula (CSV injection, issue 27
+    §11): text starting with ``= + - @``, a tab or a carriage return gets a leading
+    apostrophe, as OWASP advises; numbers stay numbers."""
+    if isinstance(value, str) and value[:1] in FORMULA_STARTS:
+        return "'" + value
+    return value
+
+
+def csv_row(values: Iterable[Any]) -> list[Any]:
+    return [csv_cell(v) for v in values]
+
+
+def csv_writer(out: io.StringIO) -> Any:
+    """The writer of every CSV the companion exports: every field quoted."""
+    return csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
 
 
 def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
@@ -187,14 +210,18 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
         step = max(0, min(step, total))
         match = Match(table.rules, table.match.setup)
         records = table.records[:step]
-        for _ in states_after(match, ((r.kind, r.body) for r in records)):
-            pass
+        # C-7 rev. 3: the serials that stood in for a tap at any step so far, not this
+        # viewer's own, are veiled in everything the step shows.
+        seat = seat_of(viewer)
+        hidden = table.veiled.hidden(seat, match.state)
+        for after in states_after(match, ((r.kind, r.body) for r in records)):
+            hidden |= table.veiled.hidden(seat, after)
         state = match.state
         rec = records[-1] if records else None
         undone = None
         if rec is not None and rec.kind == "undo":
             undone = table._undone_words(rec, viewer)
-        return {
+        shown = {
             "version": step,
             "steps": total,
             "table": table.id,
@@ -214,6 +241,9 @@ def replay_step(table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
                             state) if rec else "",
             "actions": [],
         }
+        for k in ("view", "last_play", "undone", "ruling"):
+            shown[k] = table.veiled.veil(shown[k], seat, hidden)
+        return shown
 
 
 def summary(table: Table, archived: bool = False) -> dict[str, Any]:

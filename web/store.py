@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from companion.errors import CompanionError, StaleVersion
 from companion.names import escaped
 from companion.registry import find_rules
+from web.guard import creation_limit
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -66,7 +67,40 @@ CREATE TABLE IF NOT EXISTS scans (
     response TEXT NOT NULL,
     PRIMARY KEY (table_id, viewer, scan_id)
 );
+CREATE TABLE IF NOT EXISTS creations (
+    client TEXT NOT NULL,
+    at REAL NOT NULL,
+    table_id TEXT
+);
+CREATE INDEX IF NOT EXISTS creations_client ON creations (client, at);
+CREATE INDEX IF NOT EXISTS creations_at ON creations (at);
 """
+def _creations(db: Any, mark: str, client: str, window: float, now: float, count: int
+               ) -> tuple[int, list[float], int, int, float]:
+    """``(client's creations, the newest count of them, other addresses, all creations,
+    oldest)`` within ``window`` (``mark``: the driver's parameter mark, ``?`` or ``%s``)."""
+    since = now - window
+    row = db.execute(f"SELECT count(*) FROM creations WHERE client = {mark} AND at > {mark}",
+                     (client, since)).fetchone()
+    mine = int(row[0] or 0)
+    newest = [float(r[0]) for r in db.execute(
+        f"SELECT at FROM creations WHERE client = {mark} AND at > {mark} ORDER BY at DESC "
+        f"LIMIT {mark}", (client, since, count)).fetchall()]
+    row = db.execute(f"SELECT count(DISTINCT client), count(*), min(at) FROM creations "
+                     f"WHERE at > {mark}", (since,)).fetchone()
+    clients, hits, oldest = (int(row[0] or 0), int(row[1] or 0), float(row[2] or now))
+    return mine, newest, clients - (1 if mine else 0), hits, oldest
+
+
+LIVE_MADE = (
+    "SELECT count(*) FROM creations c JOIN tables t ON t.id = c.table_id "
+    "WHERE c.client = %s AND t.deleted IS NULL AND NOT t.finished AND coalesce("
+    "(SELECT time FROM records r WHERE r.table_id = t.id ORDER BY seq DESC LIMIT 1), "
+    "t.created) > %s")
+# Table creations per client address are counted in the database (issue 27 §10: every
+# process sharing it counts the same); a row is kept this long at least (the live tables
+# a client made are counted from the rows of the last day).
+CREATIONS_KEPT = 24 * 3600.0
 
 # Scan ids of a store made before they belonged to their sender: kept, under a sender no
 # token is, so no one gets those answers again (a repeat is judged afresh).
@@ -192,6 +226,14 @@ class EventStore(Protocol):
     def seat_tokens(self, table_id: str) -> list[str] | None: ...
 
     def deleted_ids(self) -> dict[str, float]: ...
+
+    # Table creations per client address, for every process (``web.guard.CreationStore``).
+    def creation_hit(self, client: str, count: int, window: float, now: float,
+                     total: int | None = None) -> tuple[float, str]: ...
+
+    def creation_made(self, client: str, table_id: str) -> None: ...
+
+    def live_made(self, client: str, since: float) -> int: ...
 
     def table_ids(self) -> list[str]: ...
 
@@ -371,6 +413,34 @@ class Store:
         with self._lock:
             return {tid: when for tid, when in self._db.execute(
                 "SELECT id, deleted FROM tables WHERE deleted IS NOT NULL")}
+
+    # Table creations per client address (``web.guard.RateLimit`` with a store).
+    def creation_hit(self, client: str, count: int, window: float, now: float,
+                     total: int | None = None) -> tuple[float, str]:
+        """Count one creation by ``client`` at ``now`` unless a limit is reached
+        (``web.guard.creation_limit``): ``(0, "")``, else the wait and the words."""
+        with self._tx() as db:
+            db.execute("DELETE FROM creations WHERE at <= ?",
+                       (now - max(window, CREATIONS_KEPT),))
+            found = _creations(db, "?", client, window, now, count)
+            wait, words = creation_limit(*found, count, window, now, total)
+            if not wait:
+                db.execute("INSERT INTO creations (client, at) VALUES (?, ?)", (client, now))
+            return wait, words
+
+    def creation_made(self, client: str, table_id: str) -> None:
+        """The table ``client``'s last counted creation made."""
+        with self._tx() as db:
+            db.execute("UPDATE creations SET table_id = ? WHERE rowid = (SELECT rowid FROM "
+                       "creations WHERE client = ? AND table_id IS NULL ORDER BY at DESC "
+                       "LIMIT 1)", (table_id, client))
+
+    def live_made(self, client: str, since: float) -> int:
+        """Tables ``client`` made that are in play: not deleted, not finished, changed
+        after ``since``."""
+        with self._lock:
+            row = self._db.execute(LIVE_MADE.replace("%s", "?"), (client, since)).fetchone()
+        return int(row[0]) if row else 0
 
     @staticmethod
     def _insert(db: sqlite3.Connection, table_id: str, records: Iterable[Record]) -> None:

@@ -39,7 +39,10 @@ from companion.errors import (
     UnknownCard,
 )
 from companion.runs import RunBook
+from web import piles
+from web.refusal import Refused as Refused
 from web.store import EventStore, Record, ScanKey, StoredTable
+from web.veiled import StandIns
 
 log = logging.getLogger(__name__)
 
@@ -51,15 +54,6 @@ MAX_RUN_ID = 16
 SEAT_FIELDS = ("seat", "winner", "loser", "target", "target2")
 # A table nobody has changed for this long may be deleted by its host while unfinished.
 ABANDONED_AFTER = 6 * 3600
-
-
-class Refused(CompanionError):
-    """A request the web layer refuses before the rules see it (auth, seat, table)."""
-
-    def __init__(self, message: str, *, code: str, status: int) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -80,6 +74,11 @@ class Viewer:
 
 PUBLIC = Viewer("public")
 HOST = Viewer("host")
+
+
+def seat_of(viewer: Viewer) -> int | None:
+    """The engine's word for a viewer: 0 the referee, n a seat, ``None`` anyone else."""
+    return 0 if viewer.role == "host" else viewer.seat if viewer.role == "seat" else None
 
 
 class Table:
@@ -110,6 +109,10 @@ class Table:
         # Set when other processes share the store (PostgreSQL): seat tokens are read from
         # it, since a seat re-issued elsewhere must stop (and start) working here at once.
         self.shared_store: EventStore | None = None
+        # C-7 rev. 3: the serials that stood in for a tap, veiled for all but their owner.
+        self.veiled = StandIns(rules, match.setup,
+                               lambda: ((r.kind, r.body) for r in self.records),
+                               lambda: self.match.state)
 
     # -- identity ---------------------------------------------------------------------
     @property
@@ -169,7 +172,7 @@ class Table:
                     raise RuntimeError(f"table {self.id}: record {rec.seq} after "
                                        f"{self.version}; the log has a gap")
                 if rec.kind == "event":
-                    self.match.apply(rec.body)
+                    self.veiled.note(self.match.apply(rec.body))
                 elif rec.kind == "undo":
                     voids = set(rec.body.get("voids", []))
                     group = [r for r in self.records if r.seq in voids]
@@ -222,9 +225,8 @@ class Table:
         never the words of an earlier, more visible moment); ``None``: no such words."""
         if play is None:
             return None
-        seat = 0 if viewer.role == "host" else viewer.seat if viewer.role == "seat" else None
         try:
-            return self.rules.retell(self.match.state, play, seat)
+            return self.rules.retell(self.match.state, play, seat_of(viewer))
         except CompanionError:
             return None
 
@@ -317,6 +319,8 @@ class Table:
             "next_table": self._next_for(viewer),
             "now": time.time(),
         }
+        # C-7 rev. 3: a stand-in's serial is its owner's and the referee's only.
+        self.veiled.snapshot(out, actions, seat_of(viewer))
         if viewer.role == "host":
             # The newest records only: this goes out on every change (GET .../log has all).
             out["log"] = self.log_json()[-LOG_IN_SNAPSHOT:]
@@ -324,6 +328,12 @@ class Table:
             out["zones"] = self.zones()
             out["can_undo"] = self._undo_group_text()
         return out
+
+    def veil_for(self, value: Any, viewer: Viewer) -> Any:
+        """``value`` (JSON-like, or a refusal's text) as ``viewer`` may read it: the serials
+        of other seats' stand-ins veiled (C-7 rev. 3, ``web.veiled``)."""
+        with self.lock:  # the stand-ins change with the plays
+            return self.veiled.veil(value, seat_of(viewer))
 
     def _refusal_for(self, viewer: Viewer) -> dict[str, Any] | None:
         """The latest refusal if no play was accepted since: the referee reads all of it (and
@@ -381,7 +391,10 @@ class Table:
                         "seat": seat if isinstance(seat, int) else None,
                         "type": str(event.get("type"))[:40], "error": str(exc)[:400],
                         "plain": self.plain(exc.plain)[:400],
-                        "code": exc.code, "rule": exc.rule, "scan": scan}
+                        "code": exc.code, "rule": exc.rule, "scan": scan,
+                        # C-9: never an override for a card known to lie in a pile.
+                        "overridable": scan is not None and piles.overridable(
+                            self, scan.get("card"))}
         self._cache.clear()
 
     def refusal_notice(self, viewer: Viewer) -> str | None:
@@ -399,7 +412,8 @@ class Table:
                 return None
             if viewer.role == "camera":
                 return None
-            return json.dumps({"version": self.version, "refused": self._refusal_for(viewer)},
+            return json.dumps({"version": self.version,
+                               "refused": self.veil_for(self._refusal_for(viewer), viewer)},
                               separators=(",", ":"))
 
     def zones(self) -> list[str]:
@@ -462,17 +476,20 @@ class Table:
         """
         with self.lock:
             self._check_version(version)
+            if viewer.role == "seat" and viewer.seat is not None:  # stand-in names back
+                event = self.veiled.unveil(event, viewer.seat, self.match.state)
             n0 = self.match.version
             try:
                 self._apply_rules(event)
             except CompanionError as exc:
                 self._note_refusal(event, viewer, exc)
                 raise
+            self.veiled.note(self.match.state)
             public = [self._public_ruling()]
             try:  # Match.settle, one chance event at a time to word each publicly (C-4)
                 rng = random.SystemRandom()
                 while (chance := self.rules.chance(self.match.state, rng)) is not None:
-                    self.match.apply(chance)
+                    self.veiled.note(self.match.apply(chance))
                     public.append(self._public_ruling())
             except CompanionError as exc:
                 log.error("chance of %s failed after %r: %s", self.game, event, exc)

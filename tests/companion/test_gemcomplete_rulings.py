@@ -45,7 +45,9 @@ def test_sift_proposes_drawing_as_many_as_were_discarded() -> None:
     to_main(m, 1)
     m.apply({"type": "play", "seat": 1, "card": "a-sift"})
     first = RULES.actions(m.state, 1)[0]
-    assert first["type"] == "discard" and first["confirm"] == "Ana discards 2 cards from hand."
+    assert first["type"] == "discard" and first["confirm"] == (
+        "Ana discards 2 cards from hand: shows them in their place, one by one, then puts each "
+        "on their discard pile.")
     assert RULES.view(m.state, 1)["pending"][1] == "Ana draws as many cards as they discarded."
     hand = m.state.side(1).hand_count
     m.apply({**tap(first), "count": 1})  # she keeps the other card
@@ -91,7 +93,7 @@ def test_gn2_rev2_seat_1_may_play_deck_b_bound_by_the_first_card_shown() -> None
     to_main(m, 1)
     tiles = next(a for a in RULES.actions(m.state, 1) if a["type"] == "set")["fields"][0]
     assert {t["group"] for t in tiles["faces"]} == {"Deck A", "Deck B"}
-    m.apply({"type": "set", "seat": 1, "card": "b-ruby"})  # a private scan of her Ruby
+    m.apply({"type": "set", "seat": 1, "card": copy_of(m, "b-ruby")})  # a private scan
     assert m.state.side(1).deck_id == "deck-b" and m.state.side(2).deck_id == "deck-a"
     assert [s["deck_name"] for s in RULES.view(m.state, 2)["seats"]] == ["Deck B", "Deck A"]
     assert m.state.side(1).locus[0].serial == copy_of(m, "b-ruby")
@@ -125,7 +127,7 @@ def test_gn2_rev2_a_first_card_shown_by_an_effect_binds_too() -> None:
     to_main(m, 1)
     m.apply({"type": "crush", "seat": 1, "target": 2, "count": 1})
     assert not m.state.side(2).deck_id
-    m.apply({"type": "scan", "seat": 2, "card": "a-sift", "zone": "seat:2"})  # C-6
+    m.apply({"type": "scan", "seat": 2, "card": copy_of(m, "a-sift"), "zone": "seat:2"})  # C-6
     assert m.state.side(2).deck_id == "deck-a" and m.state.side(1).deck_id == "deck-b"
     assert m.state.side(2).discard == (copy_of(m, "a-sift"),)
 
@@ -147,8 +149,9 @@ def test_c6_a_crush_waits_for_the_crushed_cards_shown_in_any_order() -> None:
     m = crushed(2)
     assert m.state.side(2).owed == 2
     view = RULES.view(m.state, None)
-    assert view["prompt"] == ("Ben: show the 2 cards just put face up on your discard pile "
-                              "at your seat: scan or tap each, in any order.")
+    assert view["prompt"] == ("Ben: show the 2 cards for your discard pile in your place, one "
+                              "by one in any order, each then face up on the pile: scan or "
+                              "tap each.")
     # Nothing else goes on meanwhile, whoever asks (C-6).
     for event in ({"type": "next", "seat": 1}, {"type": "set", "seat": 1},
                   {"type": "crush", "seat": 1, "target": 2, "count": 1}):

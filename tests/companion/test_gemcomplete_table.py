@@ -91,13 +91,17 @@ def test_gc3_rev2_a_card_with_two_effects_proposes_them_in_order() -> None:
     to_main(m, 1)
     m.apply({"type": "play", "seat": 1, "card": "a-cave-in"})
     first = RULES.actions(m.state, 1)[0]
-    assert first["confirm"] == "Crush 2: the top 2 cards of Ana's deck go to Ana's discard pile."
+    assert first["confirm"] == (
+        "Crush 2: Ana shows the top 2 cards of their deck in their place, one by one, then "
+        "puts each on their discard pile.")
     m.apply({"type": "crush", "seat": 1, **{f["name"]: f["default"] for f in first["fields"]}})
     assert [a["type"] for a in RULES.actions(m.state, 1)] == ["scan"]  # C-6: show them
     for card in sorted(m.state.side(1).unseen)[:2]:
         m.apply({"type": "scan", "seat": 1, "card": card, "zone": "seat:1"})
     second = RULES.actions(m.state, 1)[0]
-    assert second["confirm"] == "Crush 2: the top 2 cards of Ben's deck go to Ben's discard pile."
+    assert second["confirm"] == (
+        "Crush 2: Ben shows the top 2 cards of their deck in their place, one by one, then "
+        "puts each on their discard pile.")
     assert RULES.view(m.state, 2)["pending"] == [second["confirm"]]
     m.apply({"type": "next", "seat": 1})  # ending the turn drops what is left
     assert m.state.pending == ()
@@ -260,9 +264,8 @@ def test_last_play_of_a_crush_says_what_to_do_and_how_to_undo_it() -> None:
     m.apply({"type": "crush", "seat": 1, "target": 1, "count": 3})
     lp = RULES.last_play(m.state, None)
     assert lp is not None and lp["rule"] == "GC-5" and lp["outcome"] == "crush"
-    assert lp["physical"] == ["Ana: put the top 3 cards of your deck face up on your discard "
-                              "pile.", "Ana: show them at your seat, one by one (any order), "
-                              "so the companion knows them."]
+    assert lp["physical"] == ["Ana: show the top 3 cards of your deck in your place, one by "
+                              "one, then put each face up on your discard pile."]
     assert lp["undo"] == ["Put 3 cards from the top of Ana's discard pile back on top of "
                           "Ana's deck."]
     assert lp["movements"] == [{"card": None, "face": None, "name": None, "from": "deck:1",

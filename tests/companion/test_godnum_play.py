@@ -136,11 +136,13 @@ def test_burden_tells_the_next_player_what_to_do() -> None:
     m.apply({"type": "play", "seat": 1, "card": "mw-burden"})
     lp = last(m, None)
     assert lp["physical"] == ["Ana: put your Burden on the pot, then draw 1.",
-                              "Ben: discard one card of your choice into the Void."]
+                              "Ben: discard one card of your choice: lay it face up in the "
+                              "Void."]
     acts = RULES.actions(m.state, 2)
     assert [a["type"] for a in acts] == ["discard"]
     assert acts[0]["fields"][0]["count"] == 1 and acts[0]["rule"] == "GN-3"
-    assert RULES.view(m.state, None)["prompt"] == "Ben: discard one card of your choice (Burden)."
+    assert RULES.view(m.state, None)["prompt"] == (
+        "Ben: discard one card of your choice: lay it face up in the Void (Burden).")
 
 
 def test_views_put_the_big_figures_first_and_keep_ids_apart() -> None:

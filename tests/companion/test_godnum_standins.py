@@ -88,7 +88,9 @@ def _sent(event: dict[str, Any], faces: dict[str, str], rng: random.Random) -> d
             return {"type": "scan", "card": event["card"], "zone": "pot"}
         return dict(event)
     if event["type"] == "discard" and way == "tap":
-        return {**event, "cards": [faces[c] for c in event["cards"]]}
+        # Some cards tapped, some by serial, in any order (issue 27 point 4, C-10 rev. 3).
+        return {**event, "cards": [faces[c] if rng.random() < 0.7 else c
+                                   for c in event["cards"]]}
     return dict(event)
 
 

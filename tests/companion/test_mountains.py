@@ -156,7 +156,7 @@ def test_mr5_rev2_stairs_are_a_choice_of_the_mover_and_move_refused_with_reason(
     m = to_play(2)
     s = turn_of(put(m.state, 1, tile="C1"), 1, roll=(2,))
     moves = reachable_moves(s)
-    assert "C3" in moves and moves["A1"] == "A1"
+    assert "C3" in moves and moves["E1"] == "E1" and "A1" not in moves  # MR-5 rev. 3
     m = at(m, s)
     err = refused(m, {"type": "move", "seat": 1, "to": "C2"}, IllegalPlay, "MR-5")
     assert "exactly 2 steps" in str(err) and "C3" in str(err)
@@ -176,9 +176,11 @@ def test_mr5_rev2_stairs_are_a_choice_of_the_mover_and_move_refused_with_reason(
 def test_mr5_prompt_says_step_for_a_roll_of_one() -> None:
     m = to_play(3)
     one = turn_of(put(m.state, 1, tile="C1"), 1, roll=(1,))
-    assert RULES.view(one, None)["prompt"].endswith("move exactly 1 step.")
+    assert RULES.view(one, None)["prompt"].endswith(
+        "move exactly 1 step, never onto or through the start tile A1.")  # MR-5 rev. 3
     three = turn_of(put(m.state, 1, tile="C1"), 1, roll=(3,))
-    assert RULES.view(three, None)["prompt"].endswith("move exactly 3 steps.")
+    assert RULES.view(three, None)["prompt"].endswith(
+        "move exactly 3 steps, never onto or through the start tile A1.")
 
 
 def test_mr5_final_showdown_two_dice_sum_or_either() -> None:

@@ -59,7 +59,7 @@ def test_seed_weapon_point_draw_then_the_used_weapon_goes_to_its_discard_pile() 
     s = play(s, {"type": "move", "seat": 1, "to": "C1"})
     out = lp(s)
     assert out["movements"] == [] and out["physical"] == [
-        "Ana: draw a weapon card from the weapon pile and show it.",
+        "Ana: draw a weapon card from the weapon pile and show it in your place.",
         "Ana: move your pawn to C1."]
     assert out["undo"] == ["Ana: move your pawn back to C2."]
     s = play(s, {"type": "scan", "seat": 1, "card": serial(s, "rain-bow"), "zone": "seat:1"})
@@ -76,7 +76,7 @@ def test_seed_weapon_point_draw_then_the_used_weapon_goes_to_its_discard_pile() 
                                "Bo: set your HP to 9."]
     assert out["undo"] == ["Take the Ember Whip off the weapon discard pile and give it back "
                            "to Ana.", "Bo: set your HP back to 10."]
-    assert out["text"] == ("Ana attacks: Ember Whip hits Bo for 1 (Bo loses 1 HP); used "
+    assert out["text"] == ("Ana attacks: Ember Whip hits Bo for 1; Bo loses 1 HP; used "
                            "weapons go to the weapon discard pile.")
 
 

@@ -44,8 +44,18 @@ def test_the_check_finds_what_the_issue_found() -> None:
                 "Take Fire 8 back from the lot and put it back: the deck.",
                 "refused ((WX-7))", "(Water 3 '2JIC-00B' to 'lot')", "Ana's seat:1"]:
         assert faults(bad), bad
+    # Issue 27 point 13: each kind the check must find from now on.
+    for bad in ["the lot's cards are shown in the the lot zone",
+                "card 'Amethyst' (Amethyst) belongs to Bo's deck",
+                "[Tremor]: Bo's deck holds only 2 cards", "['Tremor', 'Ruby'] refused",
+                "'next' waits: Ana draws 1 card",
+                "Ana attacks: Ember Whip hits Ben for 1 (Ben loses 2 HP (+1 sharpened))"]:
+        assert faults(bad), bad
     for good in ["exactly 1 step", "1 Oink", "3 Water Oinks", "Ana wins 3 cards.",
-                 "Take Fire 8 back from the lot and put it back on the deck."]:
+                 "Take Fire 8 back from the lot and put it back on the deck.",
+                 "Ana's card (Ruby) is set; Bo's cards' backs are shown (2 left)",
+                 "Ana attacks: Ember Whip hits Ben for 1; Ben loses 2 HP, 1 more for the "
+                 "sharpen tile"]:
         assert not faults(good), faults(good)
 
 

@@ -277,7 +277,8 @@ def test_wx5_universe_dragon_everyone_feeds_the_pot_in_any_order() -> None:
     field = dict(RULES.actions(t.s, 2)[0]["fields"][0])
     assert field.pop("faces")  # the tiles to tap (issue 11)
     assert field == {
-        "name": "card", "label": "Your top card into the pot", "kind": "card", "zone": "seat:2"}
+        "name": "card", "label": "Show your top card, then into the pot", "kind": "card",
+        "zone": "seat:2"}
     c3 = t.reveal(3, "wood")
     c1 = t.reveal(1, "fire")
     assert t.view()["awaiting"] == [2]
@@ -551,7 +552,7 @@ def test_wx4_universe_card_comes_first_and_from_the_universe_deck() -> None:
     u = t.universe("water")
     assert t.s.pot == (u,) and t.s.places[u] == "pot"
     assert t.view()["universe_left"] == 23
-    assert "reveal your top card against the Universe Water" in t.view()["prompt"]
+    assert "show your top card in your place, against the Universe Water" in t.view()["prompt"]
 
 
 # -- WX-5 .. WX-9 (beyond the seed examples above) -----------------------------------------------
@@ -996,9 +997,11 @@ def test_wx3_wx5_second_challenger_feeds_last_card_pairing_closes_the_gap() -> N
         _play(t, _left_in_universe(t), None)
     t.universe("dragon")
     assert RULES.referee_view(t.s)["prompt"] == (
-        "Universe Dragon: Ana, Bo and Cy, put your top card face up into the pot (WX-5).")
+        "Universe Dragon: Ana, Bo and Cy, show your top card in your place, then put it face "
+        "up on the pot (WX-5).")
     assert t.view()["prompt"] == (  # C-8: the players read no ruling ids
-        "Universe Dragon: Ana, Bo and Cy, put your top card face up into the pot.")
+        "Universe Dragon: Ana, Bo and Cy, show your top card in your place, then put it face "
+        "up on the pot.")
     t.contribute_all()
     assert t.s.decks[1] == 1 and t.s.challenge == (1, 2)
     challenges = t.s.challenges

@@ -1,7 +1,8 @@
 """Piles and hands, filmed with the printed faces on the 8-seat mat seen whole at 1080p
 (cards 60-85 px wide) and run through the real reader, tracker and bare-place check:
 a hand over two cards for three seconds sends no removal and no second scan, a card
-taken away is removed, cards dropped on a pot are each placed once and never misread.
+taken away is removed, cards dropped on a pot are each placed once and never misread, and
+each one the next card covers is removed (C-9).
 Filmed at 10 frames a second to keep the rendering short; the tracker counts in seconds."""
 
 from __future__ import annotations
@@ -90,7 +91,10 @@ def test_cards_dropped_on_the_pot_are_each_placed_once_and_never_misread(
     assert "full" in states and set(states) - {"full"}  # some codes end up covered
     out = sequences.replay(shots, CardReader(runbook=RunBook([run])), Tracker())
     assert out.false_reads == 0
-    assert out.removed == {}  # a card under the next one is covered, not gone
+    # C-9: a card whose code the next one covers is gone from view (removed once, by the
+    # card now over its place); the top card and the seats stay.
+    under = {c.payload for c, state in zip(pot, states, strict=True) if state != "full"}
+    assert out.removed == dict.fromkeys(under, 1)
     assert all(n == 1 for n in out.placed.values())
     assert {c.payload for c in pot} | {c.payload for c in seats} == set(out.placed)
     assert out.unread_visible == set()
@@ -98,7 +102,18 @@ def test_cards_dropped_on_the_pot_are_each_placed_once_and_never_misread(
 
 def test_the_code_box_of_the_scenes_is_where_printables_puts_the_code() -> None:
     box = face_layout(63.0, 88.0).qr
-    assert (box.x, box.y, box.w) == scenes.CODE_BOX_MM
+    assert (box.x, box.y, box.w) == scenes.CODE_BOX_MM == cover.CODE_BOX_MM
+
+
+def test_a_card_outline_follows_from_its_code_turned_any_way() -> None:
+    """The tracker's guess of a card from its code (C-9: which places a card covers) is
+    the card the scenes draw, whichever way it lies."""
+    for angle in (0.0, 37.0, 180.0, 290.0):
+        card = scenes.PlacedCard("x", 300.0, 200.0, angle)
+        code = tuple((float(x), float(y)) for x, y in scenes.code_corners_mm(card))
+        outline = np.array(cover.card_outline(code))
+        assert np.allclose(outline, scenes.card_corners_mm(card), atol=1e-6)
+        assert cover.covered_share(code, tuple(map(tuple, outline))) == pytest.approx(1.0)
 
 
 def test_paper_is_bare_a_hand_or_a_card_is_not() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -137,3 +138,93 @@ def test_placements_and_removals_alternate_and_need_a_long_absence(
     if not kinds:
         hits = [i for i, p in enumerate(pattern, 1) if p]
         assert not any(hits[j + 2] - hits[j] <= 0.5 * FPS for j in range(len(hits) - 2))
+
+
+# --- C-9: removal by a card over the place, by bare mat, and cards that come back -------
+
+class Table:
+    """What the bare-place check would see: a place is bare unless a card or a hand lies
+    over its middle (``cards``/``hands``: centres, within 30 px)."""
+
+    def __init__(self) -> None:
+        self.things: list[tuple[float, float]] = []
+
+    def bare(self, corners: tuple[tuple[float, float], ...]) -> bool:
+        cx = sum(p[0] for p in corners) / len(corners)
+        cy = sum(p[1] for p in corners) / len(corners)
+        return all(abs(cx - x) > 30 or abs(cy - y) > 30 for x, y in self.things)
+
+
+def film(tracker: Tracker, table: Table, frames: list[tuple[list[Sighting], list[tuple[
+        float, float]]]], start: int = 1) -> list:
+    """Each frame: the codes read and the things over the mat (cards unread, hands)."""
+    events = []
+    for i, (sightings, over) in enumerate(frames, start):
+        table.things = [s.centre for s in sightings] + over
+        events += tracker.update(i, i / FPS, sightings, table.bare)
+    return events
+
+
+def test_a_card_laid_over_a_placed_card_removes_it_at_once() -> None:
+    """C-9: the next card on the same spot (or a pile's new top card) covers the last;
+    the last is gone from view as soon as the new one is placed, without bare mat."""
+    a, b = sight("AAAA-001", 100, 100), sight("AAAA-002", 108, 96)
+    events = film(make(), Table(), [([a], [])] * 10 + [([b], [(100, 100)])] * 10)
+    assert [(e.kind, e.serial, e.detail, e.seq) for e in events] == [
+        ("placed", "AAAA-001", "", 3), ("placed", "AAAA-002", "", 13),
+        ("removed", "AAAA-001", "covered by AAAA-002", 13)]
+
+
+def test_a_card_beside_another_or_already_under_it_is_not_covered() -> None:
+    """A card whose place the other does not lie over stays; so does the top card of a
+    pile under a hand while the card under it (placed before it) is read."""
+    under, top = sight("AAAA-001", 100, 100), sight("AAAA-002", 110, 130)
+    side = sight("AAAA-003", 500, 100)
+    t = make()
+    frames = [([under], [])] * 5 + [([under, top, side], [])] * 10
+    frames += [([under, side], [(110, 130)])] * 300  # a hand over the top card, 10 s
+    events = film(t, Table(), frames)
+    assert [e.kind for e in events] == ["placed"] * 3
+    # The hand leaves: the top card is read again, the same placement (no new scan).
+    assert film(t, Table(), [([under, top, side], [])] * 10, start=316) == []
+
+
+def test_a_hand_over_cards_is_never_a_removal() -> None:
+    a, b = sight("AAAA-001", 100, 100), sight("AAAA-002", 500, 100)
+    t = make()
+    frames = [([a, b], [])] * 5 + [([], [(100, 100), (500, 100)])] * 600 + [([a, b], [])] * 5
+    events = film(t, Table(), frames)
+    assert [e.kind for e in events] == ["placed", "placed"]
+
+
+def test_bare_mat_for_a_third_of_a_second_removes_a_card() -> None:
+    a = sight("AAAA-001", 100, 100)
+    events = film(make(), Table(), [([a], [])] * 5 + [([], [])] * 20)
+    assert [(e.kind, e.detail) for e in events] == [("placed", ""), ("removed", "gone")]
+    assert (events[1].seq - 6) / FPS == pytest.approx(0.3, abs=0.5 / FPS)
+
+
+def test_a_card_that_comes_back_quickly_is_a_new_placement() -> None:
+    """Collected and laid again in its zone before 0.3 s of bare mat have passed: two
+    frames of bare mat between are enough to tell it left (C-9)."""
+    a = sight("AAAA-001", 100, 100)
+    t = make()
+    frames = [([a], [])] * 12 + [([], [(100, 100)])] * 4 + [([], [])] * 3
+    frames += [([], [(100, 100)])] * 4 + [([a], [])] * 12
+    events = film(t, Table(), frames)
+    assert [(e.kind, e.scan_id, e.detail) for e in events] == [
+        ("placed", "scan1", ""), ("removed", "", "gone and back"), ("placed", "scan2", "")]
+
+
+def test_a_card_back_after_a_new_card_covered_its_place_is_a_new_placement() -> None:
+    """The top card of a pile taken away: the one under it shows again, a new scan (the
+    referee answers "already there" for a card it knows lies in that pile)."""
+    under, top = sight("AAAA-001", 100, 100), sight("AAAA-002", 104, 104)
+    t = make()
+    frames = [([under], [])] * 6 + [([top], [(100, 100)])] * 6 + [([under], [])] * 6
+    events = film(t, Table(), frames)
+    assert [(e.kind, e.serial, e.scan_id) for e in events] == [
+        ("placed", "AAAA-001", "scan1"), ("placed", "AAAA-002", "scan2"),
+        ("removed", "AAAA-001", ""), ("placed", "AAAA-001", "scan3"),
+        ("removed", "AAAA-002", "")]
+    assert events[-1].detail == "covered by AAAA-001"

@@ -168,7 +168,7 @@ def test_watch_command_on_a_corrupted_video_reports_and_exits(
 def test_without_the_mat_the_referee_calibrates_by_placing_a_card_in_each_zone(
         run: PrintRun, renderer: scenes.SceneRenderer, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """One card moved through seat:1, seat:2 and universe (a 2-player WuXing table); the
+    """One card moved through seat:1, seat:2, universe and the Void (a 2-player WuXing table); the
     calibration then tells zones apart in a photo without relying on the markers."""
     from companion import tablemat
 
@@ -180,7 +180,7 @@ def test_without_the_mat_the_referee_calibrates_by_placing_a_card_in_each_zone(
     folder = tmp_path / "cal"
     folder.mkdir()
     i = 0
-    for name in ("seat:1", "seat:2", "universe"):
+    for name in ("seat:1", "seat:2", "universe", "void"):
         x, y = tablemat.zone_named(name, "wuxing", 2).centre
         for _ in range(8):
             image = renderer.render([scenes.PlacedCard(payload, x, y, 10)], h, size,
@@ -192,7 +192,7 @@ def test_without_the_mat_the_referee_calibrates_by_placing_a_card_in_each_zone(
                                "--game", "wuxing", "--players", "2", "--preview-port", "0"])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "place a card in seat:1 (1 of 3)" in out and "place a card in universe (3 of 3)" in out
+    assert "place a card in seat:1 (1 of 4)" in out and "place a card in void (4 of 4)" in out
     # A photo of two cards: the calibration names their zones.
     photo = tmp_path / "photo.png"
     two = [scenes.PlacedCard(run.cards[4].payload, *tablemat.zone_named("seat:2", "wuxing",

@@ -128,3 +128,43 @@ def page_texts(pdf: bytes) -> list[str]:
         return out
     finally:
         doc.close()
+
+
+@dataclass(frozen=True)
+class Char:
+    """One drawn character: its box in page mm (top-left origin) and its size in points."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+
+
+def chars(pdf: bytes) -> dict[int, list[Char]]:
+    """Every visible character of every page (1-based), with pdfium's glyph box and
+    font size (``FPDFText_GetFontSize``)."""
+    import pypdfium2.raw as raw
+
+    mm = 25.4 / 72
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        out: dict[int, list[Char]] = {}
+        for i, page in enumerate(doc):
+            h = page.get_height()
+            tp = page.get_textpage()
+            found = []
+            for k in range(tp.count_chars()):
+                ch = chr(raw.FPDFText_GetUnicode(tp, k))
+                if ch.isspace() or not ch.isprintable():
+                    continue
+                left, bottom, right, top = tp.get_charbox(k)
+                found.append(Char(ch, left * mm, (h - top) * mm, right * mm, (h - bottom) * mm,
+                                  float(raw.FPDFText_GetFontSize(tp, k))))
+            out[i + 1] = found
+            tp.close()
+            page.close()
+        return out
+    finally:
+        doc.close()

@@ -216,7 +216,8 @@ def test_stairs_arrows_leave_the_s_mark_clear_and_point_at_the_exit() -> None:
 def test_board_prints_the_marks_and_words_the_screen_uses() -> None:
     """Issue 11, point 7: one module (``companion.games.mountains.marks``) decides each tile
     kind's mark and legend word for the paper and the screen; challenge and chance differ;
-    the sharpen tiles of MR-1 rev. 2 are on the printed board with their legend."""
+    the sharpen tiles of MR-1 rev. 2 and the blunt and armoury tiles of rev. 3 are on the
+    printed board with their legend."""
     from companion.games.mountains.marks import MARKS
 
     board = load_board()
@@ -230,3 +231,8 @@ def test_board_prints_the_marks_and_words_the_screen_uses() -> None:
     assert MARKS["challenge"].mark != MARKS["chance"].mark
     sharpen = [t.id for t in board if t.kind == "sharpen"]
     assert len(sharpen) == 4 and text.count("sharpen") >= len(sharpen) + 1
+    # MR-1 rev. 3: the blunt and armoury tiles too, each with its mark and legend line.
+    for kind in ("blunt", "armoury"):
+        tiles = [t.id for t in board if t.kind == kind]
+        assert len(tiles) == 4 and text.count(kind) >= len(tiles) + 1, kind
+        assert f"{MARKS[kind].word}: {board.kinds[kind]}" in text

@@ -168,3 +168,35 @@ def test_fold_and_glue_puts_each_back_beside_its_front(paper: str) -> None:
         px = dpi / 25.4
         cx, cy = back["x_mm"] + back["w_mm"] / 2, back["y_mm"] + 20
         assert img[round(cy * px), round(cx * px)] < 150
+
+
+def test_the_guide_explains_fold_and_glue_and_which_page_goes_on_which_paper() -> None:
+    """Issue 29 §13: fold-and-glue in words a newcomer can follow, and in ``print all``
+    the file's own pages (blank backs counted with their page) each with its paper."""
+    import re
+
+    pdf, _, _ = build("guide", PrintOptions(paper="letter"))
+    text = " ".join(page_texts(pdf)[0].split())
+    for words in ("Fold and glue (--backs fold)", "fold on the dashed line",
+                  "glue the inside", "never be out of register"):
+        assert words in text, words
+    for backs, cards_on in (("long-edge", "card, 160-220 g/m2"),
+                            ("fold", "plain paper, 80-120 g/m2 (folded and glued)")):
+        pdf, m, _ = build("all", PrintOptions(paper="letter", backs=backs), random.Random(2))
+        plan = " ".join(page_texts(pdf)[0].split())
+        plan = plan[plan.index("page by page"):]
+        assert "Pages What Print on" in plan
+        for run in m["runs"]:
+            pages = [c["page"] for c in run["cards"]]
+            pages += [c["back"]["page"] for c in run["cards"] if c["back"]]
+            row = f"{min(pages)}-{max(pages)} {run['title']}: cards {cards_on}"
+            assert row in plan, row
+        kinds = {(e["kind"], e.get("game")): e["page"] for e in m["extras"]}
+        tracker = kinds[("tracker", "godnum")]
+        span = f"{tracker}-{tracker + 1}" if backs == "long-edge" else f"{tracker}"
+        assert re.search(rf"\b{span} God Num: trackers plain paper, 80 g/m2", plan), plan
+        assert "Oink tokens thick card" in plan
+        assert "Rivers: the board paper, 120-160 g/m2" in plan
+        assert "table mat" in plan and "companion print mat" in plan
+        guide = m["extras"][0]
+        assert guide["kind"] == "guide" and guide["bottom_mm"] < guide["page_size_mm"][1] - 12

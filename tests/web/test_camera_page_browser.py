@@ -130,7 +130,8 @@ def test_scan_my_card_plays_the_photographed_card(browser: Any, live_server: tup
     page.goto(t["seats"][0]["join_url"].replace("http://table.local:8000", base))
     button = page.locator(".scan-my-card .scan-button")
     expect(button).to_be_visible(timeout=20_000)
-    expect(page.locator(".scan-my-card .scan-why")).to_contain_text("Reveal your top card")
+    expect(page.locator(".scan-my-card .scan-why")).to_contain_text(
+        "Show your top card in your place")
     with page.expect_file_chooser() as chooser:
         button.click()
     chooser.value.set_files(str(photo))

@@ -10,6 +10,7 @@ never timed here.
 
 from __future__ import annotations
 
+import io
 import socket
 import threading
 import time
@@ -28,7 +29,7 @@ from webtools import bearer
 
 from bench.hostile import FRAMES, PHOTOS, REFUSED
 from cv.photo import BadPhoto, Stopped, read_header, read_photo
-from web.guard import DecodeGate, cores
+from web.guard import DecodeGate, cores, fair_share
 from web.server import make_server, stop_in_thread
 
 REASONS = {
@@ -101,21 +102,22 @@ def test_a_photo_whose_sender_hung_up_stops_between_steps() -> None:
 
 
 class Blocker:
-    """Holds every decode slot of a gate until released."""
+    """Holds every decode slot of a gate until released (one address per slot: one
+    address alone never holds them all, issue 27 §7)."""
 
     def __init__(self, gate: DecodeGate) -> None:
         self.release = threading.Event()
         self.running = threading.Semaphore(0)
-        self.threads = [threading.Thread(target=self._hold, args=(gate,), daemon=True)
-                        for _ in range(gate.slots)]
+        self.threads = [threading.Thread(target=self._hold, args=(gate, f"10.0.0.{i}"),
+                                         daemon=True) for i in range(gate.slots)]
         for t in self.threads:
             t.start()
         for _ in self.threads:
             assert self.running.acquire(timeout=30)  # a hang guard
 
-    def _hold(self, gate: DecodeGate) -> None:
-        with gate.admitted():
-            gate.run(self._work)
+    def _hold(self, gate: DecodeGate, key: str) -> None:
+        with gate.admitted(key):
+            gate.run(self._work, key=key)
 
     def _work(self) -> None:
         self.running.release()
@@ -206,15 +208,119 @@ def test_a_client_that_hangs_up_while_queued_is_not_decoded(
                     break
                 time.sleep(0.1)
             assert g.queued == 1
-        held.release.set()  # the phone has hung up; the slot frees
+        # The phone has hung up. The server's own count says when it noticed: the photo
+        # leaves the queue while the blocker still holds the only slot.
         for _ in range(600):  # a hang guard (60 s)
             if g.dropped == 1:
                 break
             time.sleep(0.1)
+        assert (g.dropped, g.queued, g.decoded) == (1, 0, 1)
+        held.release.set()  # the slot frees: nothing is left to decode
+        held.done()
         assert (g.dropped, g.decoded) == (1, 1)  # only the blocker's work ran
     finally:
         held.done()
         stop_in_thread(server, thread)
+
+
+class Flood:
+    """One address's photos held in the gate (each decode waits until released)."""
+
+    def __init__(self, gate: DecodeGate, key: str, count: int,
+                 order: list[str] | None = None) -> None:
+        self.release = threading.Event()
+        self.order = [] if order is None else order
+        self.inside = threading.Semaphore(0)
+        self.threads = [threading.Thread(target=self._send, args=(gate, key), daemon=True)
+                        for _ in range(count)]
+        for t in self.threads:
+            t.start()
+        for _ in self.threads:
+            assert self.inside.acquire(timeout=30)  # a hang guard: each one is admitted
+
+    def _send(self, gate: DecodeGate, key: str) -> None:
+        with gate.admitted(key):
+            self.inside.release()
+            gate.run(lambda: (self.order.append(key), self.release.wait(60)), key=key)
+
+    def done(self) -> None:
+        self.release.set()
+        for t in self.threads:
+            t.join(30)
+
+
+class Unread(io.BytesIO):
+    """A request body that records whether the server read any of it."""
+
+    touched = False
+
+    def read(self, size: int | None = -1) -> bytes:
+        self.touched = True
+        return super().read(size)
+
+
+def test_one_address_flooding_photos_leaves_room_for_another_phone(
+        client: FlaskClient, wuxing: dict[str, Any],  # noqa: F811
+        gate: Callable[..., DecodeGate]) -> None:
+    """Issue 27 §7: one address holds at most its share of the places and of the decodes;
+    its next photo is refused (429, Retry-After) before its body is read, and another
+    phone's photo is read at once meanwhile."""
+    g = gate(slots=2, waiting=2)
+    flood = Flood(g, "10.9.9.9", 2)  # one address alone: half of the 4 places
+    try:
+        assert g.queued == 1  # one decode running, one waiting: the other slot stays free
+        body = Unread(photo_of(wuxing["run"], wuxing["elements"][1].payload))
+        r = client.post(f"/api/tables/{wuxing['table']}/photos?zone=seat:1",
+                        input_stream=body, content_length=len(body.getvalue()),
+                        headers={"Content-Type": "image/jpeg",
+                                 **bearer(wuxing["seats"][0]["token"])},
+                        environ_base={"REMOTE_ADDR": "10.9.9.9"})
+        assert r.status_code == 429 and r.json["code"] == "too_many_photos", r.json
+        assert r.headers["Retry-After"] == "1"
+        assert "already sending 2 photos" in r.json["error"]
+        assert not body.touched
+        card = wuxing["elements"][0]
+        r = client.post(f"/api/tables/{wuxing['table']}/photos?zone=seat:1",
+                        data=photo_of(wuxing["run"], card.payload),
+                        headers={"Content-Type": "image/jpeg",
+                                 **bearer(wuxing["seats"][0]["token"])},
+                        environ_base={"REMOTE_ADDR": "10.7.7.7"})
+        assert r.status_code == 200 and r.json["found"] == [card.serial], r.json
+    finally:
+        flood.done()
+    assert g.decoded == 3  # the flood's two, then the phone's own
+
+
+def test_a_queued_phone_goes_before_the_flooding_address() -> None:
+    """When a decode ends, the queued photo of the address running fewer decodes starts
+    first, whoever came first (issue 27 §7)."""
+    g = DecodeGate(slots=1, waiting=3, wait_s=60)
+    order: list[str] = []
+    flood = Flood(g, "10.9.9.9", 2, order)  # one running, one queued
+    phone = threading.Thread(target=lambda: _one(g, "10.7.7.7", order), daemon=True)
+    try:
+        phone.start()
+        for _ in range(600):  # a hang guard (60 s)
+            if g.queued == 2:
+                break
+            time.sleep(0.1)
+        assert g.queued == 2
+        flood.release.set()  # the first decode ends: the phone's photo comes next
+        phone.join(30)
+    finally:
+        flood.done()
+        g.close()
+    assert order == ["10.9.9.9", "10.7.7.7", "10.9.9.9"]
+
+
+def _one(g: DecodeGate, key: str, order: list[str]) -> None:
+    with g.admitted(key):
+        g.run(lambda: order.append(key), key=key)
+
+
+def test_a_share_shrinks_as_more_addresses_come() -> None:
+    assert [fair_share(4, n) for n in range(5)] == [2, 1, 1, 1, 1]
+    assert [fair_share(192, n) for n in (0, 1, 10, 100, 1000)] == [96, 64, 16, 1, 1]
 
 
 SMALL_PROGRESSIVE = bytes(cv2.imencode(

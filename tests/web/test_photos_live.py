@@ -48,7 +48,7 @@ def test_a_card_laid_in_its_zone_is_sent_once_when_still(client: FlaskClient,
                for i, data in enumerate(shots)]
     assert answers[0]["mat"] is True
     assert {z["zone"] for z in answers[0]["zones"]} == {"seat:1", "seat:2", "seat:3",
-                                                        "universe"}
+                                                        "universe", "void"}
     assert answers[1]["cards"] == []
     # Seen at frame 3, still at frame 4 (0.2 s later): placed and played then.
     assert answers[2]["sent"] == []
@@ -156,3 +156,32 @@ def test_the_camera_page_opens_with_the_camera_token_only(client: FlaskClient,
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml"
     assert client.get(f"/t/{table['table']}/camera/qr.svg",
                       headers=bearer(table["camera_token"])).status_code == 403
+
+
+def test_a_card_seen_again_on_its_pile_says_already_there_in_plain_words(
+        client: FlaskClient, table: dict[str, Any]) -> None:
+    """C-9 and C-8: the Universe card lies on the pot; lifted and laid back, the phone
+    camera sends it again and the server answers 'already there' (nothing logged): the
+    phone shows plain words, never the ruling id."""
+    card = next(c for c in table["run"].cards
+                if c.deck == "universe" and c.face.kind == "element")
+    corners = [[600, 300], [700, 300], [700, 400], [600, 400]]
+
+    def codes(seq: int, t: float, shown: bool) -> Any:
+        r = client.post(f"/api/tables/{table['table']}/camera/codes?zone=universe",
+                        json={"seq": seq, "t": t, "size": [1280, 720],
+                              "codes": [{"text": card.payload, "corners": corners}]
+                              if shown else []},
+                        headers=bearer(table["camera_token"]))
+        assert r.status_code == 200, r.json
+        return r.json
+
+    # "sent": every card this camera has sent, oldest first.
+    first = [codes(i + 1, 0.2 * i, True)["sent"] for i in range(3)][-1]
+    assert [s["status"] for s in first] == [200] and version(client, table) == 2
+    for i in range(20):  # lifted: 4 s without it
+        codes(10 + i, 1.0 + 0.2 * i, False)
+    again = [codes(40 + i, 6.0 + 0.2 * i, True)["sent"] for i in range(3)][-1]
+    assert len(again) == 2 and again[-1]["status"] == 200
+    assert again[-1]["message"] == "already there, nothing to do"
+    assert version(client, table) == 2

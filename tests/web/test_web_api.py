@@ -116,7 +116,12 @@ def test_every_response_carries_the_version(client: FlaskClient, data_dir: Path)
     start_challenge(client, t)
     r = scan(client, t, payload_of(t, "element", "universe"), "universe")
     assert r.json["version"] == snapshot(client, t)["version"]
-    bad = scan(client, t, payload_of(t, "element", "universe"), "universe")
+    # The same card seen again on the pot is "already there" (C-9), also with the version;
+    # shown in a seat's place it is refused (C-1), with the version.
+    again = scan(client, t, payload_of(t, "element", "universe"), "universe")
+    assert again.status_code == 200 and again.json["already_there"] is True
+    assert again.json["version"] == r.json["version"]
+    bad = scan(client, t, payload_of(t, "element", "universe"), "seat:1")
     assert bad.status_code == 409 and bad.json["version"] == r.json["version"]
 
 

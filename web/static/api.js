@@ -30,7 +30,8 @@ export function notice(text, kind) {
 }
 
 // Hooks set by the page: what to do after a refusal (show it), after a stale version (reload).
-export const hooks = {refused: null, stale: null, streamError: null};
+// ``camera``: a heartbeat of the table camera came on the stream (camhealth.js).
+export const hooks = {refused: null, stale: null, streamError: null, camera: null};
 
 export async function send(path, body) {
   const r = await api("POST", tablePath(path), body);

@@ -8,6 +8,7 @@ import {renderActions, boards} from "./forms.js";
 import {renderStatus, setupBanner, setupSpeech, showRefusal} from "./banner.js";
 import {renderReferee, setupReferee, loadCards} from "./referee.js";
 import {renderView} from "./view.js";
+import {setupCameraHealth} from "./camhealth.js";
 import {renderEnd} from "./end.js";
 import {setupFollow, follow as followPlay} from "./follow.js";
 import wuxing from "./games/wuxing.js";
@@ -197,6 +198,7 @@ async function main() {
   setupJoin();
   if (C.role === "host") setupReferee();
   if (C.role !== "public") loadCards(() => { if (store.snap) render(store.snap); });
+  setupCameraHealth();
   follow(render);
   setInterval(tickTimer, 250);
 }

@@ -136,7 +136,7 @@ export function renderRefusal(s) {
   const what = r.type === "scan" ? "card" : "move";
   const p = plain(r.error || "");
   const text = r.error ? p.text : `${what === "card" ? "the card shown" : "that move"} was not accepted; the referee decides.`;
-  const canOverride = C.role === "host" && r.scan && (r.code === "card_not_available" || r.rule === "C-1");
+  const canOverride = C.role === "host" && r.scan && r.overridable !== false && (r.code === "card_not_available" || r.rule === "C-1");
   el.replaceChildren(...[
     h("b", {}, `Refused (${whoWords(r)})`), h("span", {class: "why-text"}, text),
     C.role === "seat" ? h("span", {class: "next-step"}, nextStep(r)) : null,

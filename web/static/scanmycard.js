@@ -134,7 +134,8 @@ function mount() {
       const answer = await r.json();
       if (r.ok) {
         const name = answer.name ? `${answer.name}: ` : "";
-        say(`${name}${answer.ruling || "played"}`, "ok");
+        // C-9: a card already in its pile is no play ("ruling" is then the id, not words).
+        say(`${name}${answer.already_there ? "already there, nothing to do" : answer.ruling || "played"}`, "ok");
       } else if (answer.code === "no_card_found") {
         say(answer.hint || "No card found. Try again closer, with more light.", "error");
       } else {

@@ -5,6 +5,7 @@
 //
 // A refused play comes as a small "refused" notice (the referee, the big screen and the
 // refused phone hear of it), merged into the last snapshot: no snapshot is sent for it.
+// A "camera" event is the table camera's heartbeat (the referee page and the big screen).
 // A stream the server refuses (503: it holds as many live pages as it can) is not retried
 // by the browser: this page tries again itself, later each time, with jitter, and says so.
 import {C, $} from "./core.js";
@@ -65,6 +66,7 @@ export function connect() {
     if (hooks.streamError) hooks.streamError();
   });
   es.addEventListener("table", (e) => show(JSON.parse(e.data)));
+  es.addEventListener("camera", (e) => { if (hooks.camera) hooks.camera(JSON.parse(e.data)); });
   es.addEventListener("refused", (e) => {
     const n = JSON.parse(e.data);
     if (last && n.version === last.version) show({...last, refused: n.refused});

@@ -29,6 +29,8 @@ from companion.games.gemcomplete.state import (
     with_side,
 )
 from companion.words import count as count_words
+from companion.words import names as name_list
+from companion.words import quoted
 
 # ---------------------------------------------------------------------- who acts, which card
 
@@ -118,7 +120,8 @@ def next_step(state: GemState, seat: int) -> GemState:
     if state.step == "declaration":
         return evolve(state, step="recovery", last_play=Play("step", "recovery", "GC-3", seat),
                       ruling=f"{name} makes no Complete Declaration. Recovery Step: enter "
-                             "card effects, if any (GC-3).")
+                             "the effects a card on the table says happen now, if any "
+                             "(GC-3).")
     if state.step == "recovery":
         new = draw(state, seat, 1, f"Draw Step: {name} draws 1 card", seat, "GC-3")
         if new.finished:
@@ -169,8 +172,10 @@ def proposed_effects(state: GemState, seat: int, face: CardFace) -> tuple[dict[s
 
 
 def play_card(state: GemState, seat: int, card: str | None) -> GemState:
-    """A non-Gem card from hand to the discard pile; its effects are proposed (GC-3)."""
-    check_current(state, seat, "play a card", ("recovery", "main"))
+    """A non-Gem card from hand to the discard pile; its effects are proposed (GC-3).
+    Cards are played only in the Main Phase, where the seed lists playing cards (GC-3
+    rev. 3)."""
+    check_current(state, seat, "play a card", ("main",))
     side = state.side(seat)
     if side.hand_count < 1:
         raise IllegalPlay(f"{state.name(seat)} has no card in hand to play", rule="GC-3")
@@ -212,8 +217,8 @@ def declare(state: GemState, seat: int, positions: Sequence[Any]) -> GemState:
     if (len(positions) != DECLARE or len(set(positions)) != DECLARE
             or not all(isinstance(p, int) and not isinstance(p, bool)
                        and 1 <= p <= len(locus) for p in positions)):
-        raise IllegalPlay(f"positions {list(positions)!r}: choose {DECLARE} different Locus "
-                          f"positions from 1 to {len(locus)}", rule="GC-4")
+        raise IllegalPlay(f"positions {name_list(map(str, positions))}: choose {DECLARE} "
+                          f"different Locus positions from 1 to {len(locus)}", rule="GC-4")
     chosen = tuple(sorted(positions))
     play = Play("declare", "declare", "GC-4", seat, (), {"positions": list(chosen)})
     return evolve(state, step="reveal", declaration=chosen, revealed=(),
@@ -232,8 +237,8 @@ def reveal(state: GemState, seat: int, cards: Sequence[str], actor: int | None) 
         state = _reveal_one(state, seat, card, actor)
         moves.append(Movement(f"locus:{seat}", f"locus:{seat}", card))
         if (state.finished or state.step != "reveal") and i != len(cards) - 1:
-            raise IllegalPlay(f"only {DECLARE} Locus cards are revealed; {list(cards)!r} "
-                              "lists more", rule="GC-4")
+            raise IllegalPlay(f"only {DECLARE} Locus cards are revealed; {quoted(cards)} "
+                              "are more", rule="GC-4")
     outcome = ("gem_complete" if state.finished else
                "failed" if state.step == "choose" else "reveal")
     play = Play("reveal", outcome, "GC-4", seat, tuple(moves),
@@ -287,12 +292,12 @@ def choose(state: GemState, seat: int, cards: Sequence[Any]) -> GemState:
         raise OutOfTurn(f"{state.name(seat)} declared; the opponent "
                         f"{state.name(other(seat))} chooses the {CHOOSE} cards", rule="GC-4")
     if len(cards) != CHOOSE or len(set(map(str, cards))) != CHOOSE:
-        raise IllegalPlay(f"choose exactly {CHOOSE} different cards, got {list(cards)!r}",
+        raise IllegalPlay(f"choose exactly {CHOOSE} different cards, not {quoted(cards)}",
                           rule="GC-4")
     for c in cards:
         if c not in state.revealed:
             raise IllegalPlay(f"{c!r} is not among the {DECLARE} revealed cards "
-                              f"{list(state.revealed)}", rule="GC-4")
+                              f"{quoted(state.revealed)}", rule="GC-4")
     side = state.side(declarer)
     keep = tuple(LocusCard(ls.serial) for ls in side.locus if ls.serial not in cards)
     side = evolve(side, locus=keep, discard=(*side.discard, *cards))
@@ -315,9 +320,9 @@ def effect(state: GemState, seat: int, kind: str, target: int, count: int,
     """One effect entered by the current player in the Recovery Step or Main Phase, never
     at the Declaration Step (GC-3 rev. 2); a deck count reaching 0 ends the game (GC-5)."""
     if state.step in ("reveal", "choose"):
-        raise IllegalPlay(f"{kind!r} refused: finish the Complete Declaration first",
+        raise IllegalPlay(f"a {kind} effect waits: finish the Complete Declaration first",
                           rule="GC-4")
-    check_current(state, seat, f"enter a {kind!r} effect", ("recovery", "main"))
+    check_current(state, seat, f"enter a {kind} effect", ("recovery", "main"))
     if kind == "return":
         new = give_back(state, target, cards, to, seat)
     elif kind == "draw":
@@ -328,7 +333,7 @@ def effect(state: GemState, seat: int, kind: str, target: int, count: int,
             state = bind(state, target, c)
         side = state.side(target)
         if source == "deck" and len(cards) > side.deck_count:
-            raise CardNotAvailable(f"{list(cards)!r}: {state.name(target)}'s deck holds only "
+            raise CardNotAvailable(f"{quoted(cards)}: {state.name(target)}'s deck holds only "
                                    f"{side.deck_count} cards, so only that many can be shown "
                                    "from it", rule="C-1")
         if source == "hand":
@@ -449,7 +454,7 @@ def give_back(state: GemState, seat: int, cards: Sequence[str], to: str,
     """
     if not cards or len(set(cards)) != len(cards):
         raise MalformedEvent(f"list the discard pile cards to return, each once: "
-                             f"{list(cards)!r}")
+                             f"{quoted(cards)}")
     side = state.side(seat)
     unknown_used = 0
     for c in cards:
@@ -460,7 +465,7 @@ def give_back(state: GemState, seat: int, cards: Sequence[str], to: str,
         unknown_used += 1
     side = state.side(seat)
     if unknown_used > side.discard_unknown:
-        raise CardNotAvailable(f"{list(cards)!r}: only {side.discard_unknown} unidentified "
+        raise CardNotAvailable(f"{quoted(cards)}: only {side.discard_unknown} unidentified "
                                f"cards lie in {state.name(seat)}'s discard pile", rule="C-1")
     discard = tuple(c for c in side.discard if c not in cards)
     side = evolve(side, discard=discard, discard_unknown=side.discard_unknown - unknown_used)
@@ -490,13 +495,17 @@ def effect_words(state: GemState, e: Mapping[str, Any]) -> str:
     if e["type"] == "draw":
         return f"{who} draws {n} {cards}."
     top = "top card" if n == 1 else f"top {n} cards"
+    # C-6 rev. 3: each card is shown in its owner's place first, then put on the pile.
+    then = "then puts it" if n == 1 else "one by one, then puts each"
     if e["type"] == "crush":
-        return (f"Crush {n}: the {top} of {who}'s deck {'goes' if n == 1 else 'go'} to "
-                f"{who}'s discard pile.")
+        return (f"Crush {n}: {who} shows the {top} of their deck in their place, {then} on "
+                "their discard pile.")
     if e["type"] == "discard" and e.get("from") == "hand":
-        return f"{who} discards {n} {cards} from hand."
+        return (f"{who} discards {n} {cards} from hand: shows {'it' if n == 1 else 'them'} in "
+                f"their place, {then} on their discard pile.")
     if e["type"] == "discard":
-        return f"{who} discards the {top} of the deck."
+        return (f"{who} discards the {top} of their deck: shows {'it' if n == 1 else 'them'} "
+                f"in their place, {then} on their discard pile.")
     where = "hand" if e.get("to") == "hand" else "deck"
     return f"{who} takes up to {n} {cards} from the discard pile into the {where}."
 
@@ -511,8 +520,11 @@ def proposal(state: GemState) -> dict[str, Any] | None:
     e = state.pending[0]
     event: dict[str, Any] = {"type": e["type"], "seat": state.turn, "target": e["target"]}
     if e["type"] == "return":
+        # The played card is not among its own cards to return (GC-3 rev. 3: Restore
+        # never proposes shuffling itself back).
         pile = [c for c in state.side(int(e["target"])).discard
-                if e.get("kind") != "gem" or is_gem(state.cards[c])]
+                if (e.get("kind") != "gem" or is_gem(state.cards[c]))
+                and c != state.pending_card]
         if not pile:
             return None
         event.update(cards=pile[-int(e.get("count", 1)):], to=e.get("to", "hand"))

@@ -29,6 +29,11 @@ face id such as ``a-ore-cart``, for which the engine picks a copy the zone can h
   effects its deck data lists are proposed, one confirming tap each (GC-3 rev. 2).
 - ``{"type": "crush", "seat": s, "target": t, "count": n, "cards"?: [CARD...]}``: the top
   ``n`` cards of ``t``'s deck go to ``t``'s discard pile (scanned cards optional).
+  The cards an effect puts there unseen are then shown: ``{"type": "scan", "card": CARD,
+  "zone": "seat:<t>" | "discard:<t>"}`` (C-6 rev. 3: shown in the owner's place first; a
+  card seen straight on the owner's discard pile while that seat owes one counts the same).
+  Nothing else is taken from ``discard:<t>``: a card already on the pile is the server's
+  "already there" (C-9).
 - ``{"type": "discard", "seat": s, "target": t, "count": n, "from": "hand"|"deck",
   "cards"?: [...]}``: ``t`` discards ``n`` cards from hand or from the top of the deck.
 - ``{"type": "draw", "seat": s, "target": t, "count": n}``: ``t`` draws ``n`` by an effect.
@@ -36,7 +41,9 @@ face id such as ``a-ore-cart``, for which the engine picks a copy the zone can h
   cards from ``t``'s discard pile to hand or shuffled into the deck.
 
 Effects come only from the current player, in the Recovery Step or the Main Phase (GC-3
-rev. 2). Every deck count that reaches 0 ends the game at once: that player loses (GC-5).
+rev. 2); cards are played only in the Main Phase, and the Recovery Step takes only what a
+card on the table says happens then, entered by hand (GC-3 rev. 3). Every deck count
+that reaches 0 ends the game at once: that player loses (GC-5).
 A seat names only its own cards or cards both players see; any other card gets one and the
 same refusal (C-7). The decisions are in ``adjudicate.py``, the views and words in
 ``view.py``.
@@ -79,6 +86,7 @@ from companion.games.gemcomplete.state import (
     other,
     owing,
 )
+from companion.words import quoted
 from companion.zones import parse_zone
 
 _EFFECT_FIELDS = {"seat", "target", "count", "cards"}
@@ -89,7 +97,7 @@ class GemCompleteRules(Rules[GemState]):
     title = "Gem Complete"
     min_players = 2
     max_players = 2
-    zones = ("seat:<n>", "locus:<n>")
+    zones = ("seat:<n>", "locus:<n>", "discard:<n>")
     options = (
         Option("decks", "", "GN-2",
                "leave empty: each player plays the deck of the first card they show; or fix "
@@ -173,18 +181,19 @@ class GemCompleteRules(Rules[GemState]):
     def apply(self, state: GemState, event: Event) -> GemState:
         kind = event_type(event)
         if state.finished:
-            raise GameOver(f"the game is over; {kind!r} refused", rule="GC-5")
+            raise GameOver("the game is over; nothing more is played", rule="GC-5")
         if kind == "first_player":
             return rule.first_player(state, require(event, "value", int))
         if kind not in self.event_fields:
             raise MalformedEvent(f"Gem Complete has no event type {kind!r}")
         if state.turn is None:
-            raise IllegalPlay(f"{kind!r} refused: the starting player is not drawn yet",
+            raise IllegalPlay("the starting player is not drawn yet: nothing is played before",
                               rule="GC-3")
         waiting = owing(state)
         if waiting and not (kind == "scan" and self._shows(event, waiting)):
             # C-6: the cards just put face up are shown first; nothing else is accepted.
-            raise IllegalPlay(f"{kind!r} waits: {words.prompt(state)[0]}", rule="C-6")
+            raise IllegalPlay(f"first the cards just turned face up: {words.prompt(state)[0]}",
+                              rule="C-6")
         new = self._scan(state, event) if kind == "scan" else self._act(state, kind, event)
         return evolve(new, adjudicated=new.adjudicated + 1)
 
@@ -201,26 +210,33 @@ class GemCompleteRules(Rules[GemState]):
             z = parse_zone(require(event, "zone", str), 2)
         except MalformedEvent:
             return True
-        return z.kind == "seat" and z.seat in waiting
+        return z.kind in ("seat", "discard") and z.seat in waiting
 
     def _scan(self, state: GemState, event: Event) -> GemState:
         z = parse_zone(require(event, "zone", str), 2)
         typed = require(event, "card", str)
         by = self._sender(event) if "seat" in event else None
-        if z.kind not in ("seat", "locus") or z.seat is None:
+        if z.kind not in ("seat", "locus", "discard") or z.seat is None:
             raise MalformedEvent(f"zone {str(z)!r} is not one of {list(self.zones)}")
         if by is not None and by != z.seat:
             # C-7: a seat shows cards only in its own zones; checked before the card.
             raise rule.not_yours(state, by, typed)
         seat = z.seat
-        if z.kind == "seat" and seat in owing(state):
-            # A card an effect put face up, shown at its owner's seat (C-6).
+        if z.kind in ("seat", "discard") and seat in owing(state):
+            # A card an effect put face up, shown at its owner's seat (C-6), or seen straight
+            # on its owner's discard pile (C-6 rev. 3: as if shown, then put there).
             state, card, tap = self._card(state, typed, seat, by)
             return _noted(rule.show(state, seat, card, by), [card], [tap])
+        if z.kind == "discard":
+            # C-9: a card already on the pile is the server's "already there"; nothing else
+            # goes onto a discard pile unseen. The answer never depends on the card (C-7).
+            raise IllegalPlay(f"card {typed[:40]!r} seen on {state.name(seat)}'s discard pile, "
+                              f"but nothing goes there unseen now: {words.prompt(state)[0]}",
+                              rule="C-6")
         # Who acts and when first (GC-3), then which card: the answer to a seat that may not
         # act never depends on the card named.
         if z.kind == "seat":
-            rule.check_current(state, seat, "play a card", ("recovery", "main"))
+            rule.check_current(state, seat, "play a card", ("main",))
             state, card, tap = self._card(state, typed, seat, by)
             return _noted(rule.play_card(state, seat, card), [card], [tap])
         if state.step == "reveal":
@@ -261,9 +277,9 @@ class GemCompleteRules(Rules[GemState]):
     def _effect(self, state: GemState, seat: int, kind: str, event: Event) -> GemState:
         # Who acts and when is checked before anything about the cards named (C-7).
         if state.step in ("reveal", "choose"):
-            raise IllegalPlay(f"{kind!r} refused: finish the Complete Declaration first",
+            raise IllegalPlay(f"a {kind} effect waits: finish the Complete Declaration first",
                               rule="GC-4")
-        rule.check_current(state, seat, f"enter a {kind!r} effect", ("recovery", "main"))
+        rule.check_current(state, seat, f"enter a {kind} effect", ("recovery", "main"))
         target = self._sender(event, "target")
         if kind == "return":
             to = event.get("to", "hand")
@@ -279,17 +295,22 @@ class GemCompleteRules(Rules[GemState]):
         if source not in ("hand", "deck"):
             raise MalformedEvent(f"'from' must be 'hand' or 'deck', got {source!r}")
         typed = self._typed(event, required=False) if kind != "draw" else []
-        if len(typed) > count or len(set(typed)) != len(typed):
-            raise MalformedEvent(f"{typed!r}: at most {count} different cards")
-        picked: list[str] = []
-        tapped: list[bool | None] = []
+        refs = [str(r) for r in (card_ref(state.cards, t) for t in typed) if r in state.cards]
+        if len(typed) > count or len(set(refs)) != len(refs):
+            # A face may be named twice (two copies, C-10 rev. 3); a serial only once.
+            raise MalformedEvent(f"{quoted(typed)}: at most {count} different cards")
+        # C-10 rev. 3: the serials first; each face then stands for a copy not named
+        # otherwise in the same event.
+        chosen: dict[int, tuple[str, bool]] = {}
         named = self._named(state, typed)
-        for t in typed:
-            state, card, tap = self._card(state, t, target, seat, named | set(picked))
-            picked.append(card)
-            tapped.append(tap)
+        for i in sorted(range(len(typed)), key=lambda i: self._tap(state, typed[i])):
+            avoid = named | {c for c, _ in chosen.values()}
+            state, card, tap = self._card(state, typed[i], target, seat, avoid)
+            chosen[i] = (card, tap)
+        picked = [chosen[i][0] for i in range(len(typed))]
+        tapped: list[bool | None] = [chosen[i][1] for i in range(len(typed))]
         if len(set(picked)) != len(picked):
-            raise MalformedEvent(f"{typed!r}: at most {count} different cards")
+            raise MalformedEvent(f"{quoted(typed)}: at most {count} different cards")
         done = rule.effect(state, seat, kind, target, count, picked, str(source), "")
         return _noted(done, picked, tapped)
 
@@ -337,8 +358,9 @@ class GemCompleteRules(Rules[GemState]):
         unseen copy (standins.py)."""
         card = self._pick(state, typed, sorted(may_hold(state, seat) - avoid), actor)
         if self._tap(state, typed):
-            return state, card, True
-        return standins.to_unseen(state, seat, card, actor), card, False
+            return standins.loose(state, seat, card), card, True
+        state = standins.unloose(state, card)
+        return standins.to_unseen(state, seat, card, actor, frozenset(avoid)), card, False
 
     def _reveal(self, state: GemState, seat: int, typed: list[str],
                 actor: int | None) -> GemState:
@@ -357,7 +379,9 @@ class GemCompleteRules(Rules[GemState]):
             if not tap and slot is not None:
                 state = standins.to_place(state, seat, card, slot, actor)
             elif not tap:
-                state = standins.to_unseen(state, seat, card, actor)
+                state = standins.to_unseen(standins.unloose(state, card), seat, card, actor)
+            elif slot is None:
+                state = standins.loose(state, seat, card)  # binds nothing (C-10 rev. 3)
             cards.append(card)
             taps.append(None if tap and slot is not None else tap)
         return _noted(rule.reveal(state, seat, cards, actor), cards, taps)
@@ -382,6 +406,8 @@ class GemCompleteRules(Rules[GemState]):
                 face = state.cards[card].id
                 rest = [c for c in side.discard if c != card and state.cards[c].id == face]
                 state = standins.mark(state, rest)
+            elif tap:
+                state = standins.loose(state, seat, card)  # binds nothing (C-10 rev. 3)
             elif not tap and card not in side.discard:
                 # The stand-in nearest the top of the pile gives way to the card shown.
                 there = [c for c in reversed(side.discard) if c in state.stand_ins
@@ -438,6 +464,10 @@ class GemCompleteRules(Rules[GemState]):
             "crushed": float(state.crushed),
             "turns": float(state.turn_number),
         }
+
+    def stand_ins(self, state: GemState) -> Mapping[str, int | None]:
+        """C-7 rev. 3: the copies recorded for taps (``standins.py``), each its deck's seat."""
+        return {c: state.owner.get(c) for c in state.stand_ins}
 
     # ----------------------------------------------------------------- random play
 

@@ -20,12 +20,38 @@ gets the one refusal that names nothing (C-7), so nothing hidden is learnt.
 from __future__ import annotations
 
 from companion.engine import evolve
-from companion.games.gemcomplete.state import GemState, LocusCard, Side
+from companion.games.gemcomplete.state import (
+    GemState,
+    LocusCard,
+    Side,
+    recorded_loose,
+    rename,
+)
 
 
 def mark(state: GemState, serials: list[str]) -> GemState:
     """``serials`` were recorded by a tap: stand-ins while they lie in a known place."""
     return _tidy(evolve(state, stand_ins=state.stand_ins | frozenset(serials)))
+
+
+def loose(state: GemState, seat: int, serial: str) -> GemState:
+    """A tap for ``seat`` not bound yet recorded ``serial``: a copy of that face from a free
+    deck, which binds nothing (C-10 rev. 3)."""
+    if state.side(seat).deck_id:
+        return state
+    return evolve(state, loose=state.loose | {serial}, stand_ins=state.stand_ins | {serial})
+
+
+def unloose(state: GemState, serial: str) -> GemState:
+    """Before ``serial`` is shown by its serial: if a tap of an unbound seat recorded it, the
+    tap is recorded as another free copy of the same face (C-10 rev. 3), so the card shown
+    is where it is shown. Unchanged if no such copy is left (the caller refuses)."""
+    if serial not in recorded_loose(state):
+        return state
+    name = state.cards[serial].name
+    free = frozenset().union(*(p.serials for p in state.free)) - recorded_loose(state)
+    copies = sorted(c for c in free if c != serial and state.cards[c].name == name)
+    return rename(state, serial, copies[0], keep=True) if copies else state
 
 
 def seen(state: GemState, serials: list[str]) -> GemState:
@@ -34,9 +60,11 @@ def seen(state: GemState, serials: list[str]) -> GemState:
 
 
 def _tidy(state: GemState) -> GemState:
-    """Unseen cards are interchangeable anyway: only known places hold stand-ins."""
+    """Unseen cards are interchangeable anyway: only known places hold stand-ins; a tapped
+    copy of a deck a seat is bound to is that seat's stand-in, no longer loose (C-10)."""
     unseen = frozenset().union(*(sd.unseen for sd in state.sides))
-    return evolve(state, stand_ins=state.stand_ins - unseen)
+    return evolve(state, stand_ins=state.stand_ins - unseen,
+                  loose=frozenset(c for c in state.loose if c not in state.owner))
 
 
 def _swappable(state: GemState, seat: int, serial: str) -> bool:
@@ -45,10 +73,12 @@ def _swappable(state: GemState, seat: int, serial: str) -> bool:
         serial in state.side(seat).unseen or serial in state.stand_ins)
 
 
-def to_unseen(state: GemState, seat: int, serial: str, actor: int | None) -> GemState:
+def to_unseen(state: GemState, seat: int, serial: str, actor: int | None,
+              avoid: frozenset[str] = frozenset()) -> GemState:
     """Before ``serial`` is shown as one of ``seat``'s unseen cards (hand, deck, an
     unidentified discard): if the records have it elsewhere as a stand-in, it trades places
-    with an unseen copy of the same face. Unchanged otherwise (the caller refuses)."""
+    with an unseen copy of the same face, never one of ``avoid`` (named by serial in the
+    same event, C-10 rev. 3). Unchanged otherwise (the caller refuses)."""
     if actor not in (None, seat) or not state.side(seat).deck_id:
         return state
     side = state.side(seat)
@@ -56,7 +86,7 @@ def to_unseen(state: GemState, seat: int, serial: str, actor: int | None) -> Gem
             or state.owner.get(serial) != seat:
         return state
     face = state.cards[serial].id
-    copies = sorted(c for c in side.unseen if state.cards[c].id == face)
+    copies = sorted(c for c in side.unseen if state.cards[c].id == face and c not in avoid)
     return swap(state, serial, copies[0]) if copies else state
 
 

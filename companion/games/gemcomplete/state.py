@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.cards import CardFace
 from companion.engine import Play, evolve
+from companion.errors import CardNotAvailable
 
 OPENING_HAND = 5  # GC-3
 DECLARE = 6  # GC-4
@@ -91,6 +92,10 @@ class GemState:
     # Serials recorded by a tap, not a scan: a copy of the same face may take their place
     # when the camera later shows it (C-1, issue 18 §3; standins.py).
     stand_ins: frozenset[str] = frozenset()
+    # C-10 rev. 3: serials a tap recorded for a seat not bound yet. Every face is printed in
+    # both decks, so a tap never binds: the copy is that face's, from any free deck, and
+    # becomes a copy of the seat's own deck once a card only one deck prints binds it.
+    loose: frozenset[str] = frozenset()
 
     def side(self, seat: int) -> Side:
         return self.sides[seat - 1]
@@ -127,28 +132,92 @@ def may_hold(state: GemState, seat: int) -> frozenset[str]:
     side = state.side(seat)
     if side.deck_id:
         return side.unseen
-    return frozenset().union(*(p.serials for p in state.free))
+    return frozenset().union(*(p.serials for p in state.free)) - recorded_loose(state)
+
+
+def recorded_loose(state: GemState) -> frozenset[str]:
+    """The tapped copies of unbound seats that lie somewhere now (C-10 rev. 3)."""
+    if not state.loose:
+        return frozenset()
+    places = {ls.serial for sd in state.sides for ls in sd.locus} | {
+        c for sd in state.sides for c in sd.discard}
+    return state.loose & places
 
 
 def bind(state: GemState, seat: int, card: str) -> GemState:
     """``seat`` bound to the printed deck of ``card`` (GN-2 rev. 2). When one seat and one
     printed deck are left, that seat plays it; once both are bound, the other printed
-    decks leave the game. Unchanged if the seat is bound or ``card`` is of no free deck."""
+    decks leave the game. Unchanged if the seat is bound or ``card`` is of no free deck, or
+    if ``card`` was named by a tap before the seat was bound (a face both decks print
+    never binds, C-10 rev. 3)."""
     chosen = next((p for p in state.free if card in p.serials), None)
-    if state.side(seat).deck_id or chosen is None:
+    if state.side(seat).deck_id or chosen is None or card in state.loose:
         return state
+    return _bind_deck(state, seat, chosen)
+
+
+def _bind_deck(state: GemState, seat: int, chosen: PrintedDeck) -> GemState:
     owner = dict(state.owner)
     owner.update(dict.fromkeys(chosen.serials, seat))
     side = evolve(state.side(seat), deck_id=chosen.deck_id, unseen=chosen.serials)
     state = evolve(with_side(state, seat, side), owner=owner,
                    free=tuple(p for p in state.free if p is not chosen))
+    state = _settle_loose(state, seat, chosen)
     left = [s for s in (1, 2) if not state.side(s).deck_id]
     if len(left) == 1 and len(state.free) == 1:
-        return bind(state, left[0], next(iter(state.free[0].serials)))
+        return _bind_deck(state, left[0], state.free[0])
     if not left:
         state = evolve(state, free=(),
                        out=state.out | frozenset().union(*(p.serials for p in state.free)))
     return state
+
+
+def _settle_loose(state: GemState, seat: int, chosen: PrintedDeck) -> GemState:
+    """``seat`` was just bound to ``chosen`` (C-10 rev. 3): each copy a tap recorded for it
+    becomes a copy of the same face in ``chosen`` (a stand-in, as any tap of a bound seat);
+    a tapped copy of ``chosen`` that another unbound seat holds moves to a free deck.
+    Raises ``CardNotAvailable`` if the taps hold more copies of a face than one deck."""
+    side = state.side(seat)
+    mine = ({ls.serial for ls in side.locus} | set(side.discard)) & state.loose
+    kept = mine & chosen.serials
+    state = evolve(with_side(state, seat, evolve(side, unseen=side.unseen - kept)),
+                   loose=state.loose - kept)
+    for old in sorted(recorded_loose(state)):
+        if old in mine:
+            pool = state.side(seat).unseen
+        elif old in chosen.serials:
+            pool = frozenset().union(*(p.serials for p in state.free)) - recorded_loose(state)
+        else:
+            continue
+        name = state.cards[old].name
+        copies = sorted(c for c in pool if state.cards[c].name == name)
+        if not copies:
+            raise CardNotAvailable(f"{name}: the cards shown by tap hold more copies of it "
+                                   "than one deck prints", rule="C-10")
+        state = rename(state, old, copies[0], keep=old not in mine)
+    return state
+
+
+def rename(state: GemState, old: str, new: str, keep: bool) -> GemState:
+    """The tapped copy ``old`` is recorded as ``new`` (same name) wherever it lies; ``old``
+    goes back among its deck's unseen cards. ``keep``: ``new`` stays a tapped copy of an
+    unbound seat, else it is a stand-in of its bound seat (C-10 rev. 3)."""
+    def r(x: str | None) -> str | None:
+        return new if x == old else x
+
+    sides = []
+    for n, sd in enumerate(state.sides, 1):
+        unseen = sd.unseen - {new}
+        if state.owner.get(old) == n:
+            unseen |= {old}
+        sides.append(evolve(sd, unseen=unseen,
+                            locus=tuple(LocusCard(r(ls.serial), ls.public) for ls in sd.locus),
+                            discard=tuple(str(r(c)) for c in sd.discard)))
+    loose = state.loose - {old}
+    return evolve(state, sides=tuple(sides), revealed=tuple(str(r(c)) for c in state.revealed),
+                  pending_card=r(state.pending_card),
+                  loose=loose | {new} if keep else loose,
+                  stand_ins=(state.stand_ins - {old}) | {new})
 
 
 def is_public(state: GemState, card: str) -> bool:

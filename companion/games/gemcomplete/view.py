@@ -48,9 +48,10 @@ def prompt(state: GemState) -> tuple[str, str]:
         return "The companion draws the starting player.", "GC-3"
     for seat in owing(state):
         n = state.side(seat).owed
-        what = ("the card just put face up on your discard pile at your seat: scan it or tap "
-                "it." if n == 1 else f"the {n} cards just put face up on your discard pile at "
-                "your seat: scan or tap each, in any order.")
+        what = ("the card for your discard pile in your place, then put it face up on the "
+                "pile: scan it or tap it." if n == 1 else f"the {n} cards for your discard "
+                "pile in your place, one by one in any order, each then face up on the pile: "
+                "scan or tap each.")
         return f"{state.name(seat)}: show {what}", "C-6"
     who = state.name(state.turn)
     if state.step == "declaration":
@@ -62,8 +63,10 @@ def prompt(state: GemState) -> tuple[str, str]:
         return (f"{state.name(other(state.turn))}: choose {CHOOSE} revealed cards for "
                 f"{words.possessive(who)} discard pile.", "GC-4")
     if state.step == "recovery":
-        return f"{who}: Recovery Step: play card effects, then draw.", "GC-3"
-    return f"{who}: Main Phase: set a card, play cards, then end the turn.", "GC-3"
+        return (f"{who}: Recovery Step: enter what a card on the table says happens now, "
+                "then draw.", "GC-3")
+    return (f"{who}: Main Phase: set a card face down in your Locus, play cards (show each in "
+            "your place, then put it on your discard pile), then end the turn.", "GC-3")
 
 
 # ---------------------------------------------------------------------- views
@@ -167,9 +170,9 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
     waiting = owing(state)
     if waiting:  # C-6: only the cards just put face up, shown by their owner, are accepted
         return [{"type": "scan", "seat": s, "rule": "C-6",
-                 "label": f"Show the {words.count(state.side(s).owed, 'card')} from your "
+                 "label": f"Show the {words.count(state.side(s).owed, 'card')} for your "
                           "discard pile",
-                 "fields": [{"name": "card", "label": "Card on your discard pile",
+                 "fields": [{"name": "card", "label": "Card for your discard pile",
                              "kind": "card", "zone": f"seat:{s}",
                              "faces": _faces(state, may_hold(state, s))}]}
                 for s in waiting if seat in (None, s)]
@@ -208,7 +211,7 @@ def actions(state: GemState, seat: int | None) -> list[JSONDict]:
                      "fields": [{"name": "card", "label": "Card (private scan, optional)",
                                  "kind": "card", "zone": f"locus:{cur}", "optional": True,
                                  "faces": _faces(state, may_hold(state, cur))}]})
-    if side.hand_count:
+    if state.step == "main" and side.hand_count:  # GC-3 rev. 3: the Main Phase only
         acts.append({"type": "play", "label": "Play a card", "seat": cur, "rule": "GC-3",
                      "fields": [{"name": "card", "label": "Card (scan, optional)",
                                  "kind": "card", "zone": f"seat:{cur}", "optional": True,
@@ -339,9 +342,10 @@ def text(state: GemState, play: Play, viewer: int | None) -> str:
                 f"{words.possessive(declarer)} discard pile; the other four go back face down.")
     elif play.kind in ("crush", "discard") and f.get("from") == "deck":
         n = int(f["moved"])
-        said = (f"{'Crush' if play.kind == 'crush' else 'Discard'} {f['count']}: the top "
-                f"{_top(n)} of {words.possessive(target)} deck {'goes' if n == 1 else 'go'} "
-                "to the discard pile.")
+        said = (f"{'Crush' if play.kind == 'crush' else 'Discard'} {f['count']}: {target} "
+                f"shows the top {_top(n)} of their deck in their place, "
+                f"{'then puts it' if n == 1 else 'one by one, then puts each'} on the discard "
+                "pile.")
     elif play.kind == "discard":
         said = f"{target} discards {words.count(int(f['count']), 'card')} from hand."
     elif play.kind == "return":
@@ -381,17 +385,24 @@ def physical(state: GemState, play: Play, viewer: int | None) -> list[str]:
         declarer = state.name(int(f["declarer"]))
         return [f"{declarer}: put {_listed(state, moved, viewer)} on your discard pile.",
                 f"{declarer}: turn the other four face down again, in their order."]
+    # C-6 rev. 3: a card nobody has seen yet is shown in its owner's place first, then put
+    # on the discard pile; cards named in the event are known already.
     unscanned = sum(m.count for m in play.movements if m.serial is None)
-    show = ([f"{target}: show {'it' if unscanned == 1 else 'them'} at your seat, one by one "
-             "(any order), so the companion knows them."]
-            if unscanned and play.kind in ("crush", "discard") and not state.finished else [])
-    if play.kind in ("crush", "discard") and f.get("from") == "deck":
-        n = int(f["moved"])
-        return [f"{target}: put the top {_top(n)} of your deck face up on your discard pile.",
-                *show]
-    if play.kind == "discard":
-        return [f"{target}: put {words.count(int(f['count']), 'card')} from your hand face up "
-                "on your discard pile.", *show]
+    known = [m.serial for m in play.movements if m.serial is not None]
+    lines = []
+    if known and play.kind in ("crush", "discard"):
+        lines.append(f"{target}: put {_listed(state, known, viewer)} face up on your discard "
+                     "pile.")
+    if unscanned and play.kind in ("crush", "discard"):
+        each = "then put it" if unscanned == 1 else "one by one, then put each"
+        if f.get("from") == "deck" or play.kind == "crush":
+            what = f"the top {_top(unscanned)} of your deck"
+        else:
+            what = f"{words.count(unscanned, 'card')} of your choice from your hand"
+        lines.append(f"{target}: show {what} in your place, {each} face up on your discard "
+                     "pile.")
+    if play.kind in ("crush", "discard"):
+        return lines
     if play.kind == "return":
         what = _listed(state, moved, viewer)
         if f["to"] == "hand":

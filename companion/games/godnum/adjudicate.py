@@ -30,6 +30,7 @@ from companion.games.godnum.state import (
     next_seat,
     set_legion,
 )
+from companion.words import quoted
 
 
 def verdict(deck: DeckData, state: GodNumState, face: CardFace) -> Verdict:
@@ -217,17 +218,23 @@ def discard(deck: DeckData, state: GodNumState, seat: int, cards: list[Any], mor
                           f"{len(cards)}", rule="GN-5")
     moves = Moves(seat)
     was_bound = lg.bound
-    serials: list[str] = []
-    for c in cards:
-        serial = legions.resolve(state, deck, seat, c, taken=serials)
-        if serial in serials:
-            raise MalformedEvent(f"a card is listed twice in {cards!r}")
+    # C-10 rev. 3: the serials first, then each face stands for a copy not named otherwise
+    # in the same event (a tap listed before a serial of the same face took that serial).
+    named = [c for c in cards if c in state.cards]
+    if len(set(named)) != len(named):
+        raise MalformedEvent(f"a card is listed twice: {quoted(cards)}")
+    chosen: dict[int, str] = {}
+    for i in sorted(range(len(cards)), key=lambda i: cards[i] not in state.cards):
+        c = cards[i]
+        serial = legions.resolve(state, deck, seat, c, taken=[*named, *chosen.values()])
         if c in state.cards:  # a serial seen: a tap's guess may have to give way
-            state = legions.settle(legions.twin(state, seat, serial), seat, serial)
+            state = legions.settle(legions.twin(state, seat, serial), seat, serial,
+                                   avoid=frozenset(named))
         legions.available(state, seat, serial, c, override)
         state = legions.noted(state, seat, serial, tapped=c not in state.cards)
-        serials.append(serial)
+        chosen[i] = serial
         state = legions.bind(state, seat, serial)  # the first card shown binds (GN-2)
+    serials = [chosen[i] for i in range(len(cards))]
     if not was_bound:
         moves.facts["bound"] = state.legion(seat).deck
     burden = state.burdened

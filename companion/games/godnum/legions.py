@@ -172,17 +172,20 @@ def resolve(state: GodNumState, deck: DeckData, seat: int, card: str,
     raise not_held(state, seat, card)
 
 
-def settle(state: GodNumState, seat: int, serial: str) -> GodNumState:
+def settle(state: GodNumState, seat: int, serial: str,
+           avoid: frozenset[str] = frozenset()) -> GodNumState:
     """A scanned ``serial`` of ``seat``'s own legion that a tap recorded on the pot or out
     of the game (a stand-in): the tap was another copy of the same face, so the two trade
-    places and ``serial`` is in hand (C-1, issue 18). Unchanged when no copy can trade."""
+    places and ``serial`` is in hand (C-1, issue 18); never with a copy in ``avoid`` (named
+    by serial in the same event, C-10 rev. 3). Unchanged when no copy can trade."""
     if serial not in state.stand_ins or state.owner.get(serial) != seat:
         return state
     lg = state.legion(seat)
     if serial in lg.unseen:
         return state
     face = state.cards[serial].id
-    other = next((c for c in sorted(lg.unseen) if state.cards[c].id == face), None)
+    other = next((c for c in sorted(lg.unseen)
+                  if state.cards[c].id == face and c not in avoid), None)
     if other is None:
         return state
 

@@ -322,6 +322,11 @@ class GodNumRules(Rules[GodNumState]):
                                 else 0),
         }
 
+    def stand_ins(self, state: GodNumState) -> Mapping[str, int | None]:
+        """C-7 rev. 3: the copies recorded for taps (``legions.noted``), each its legion's
+        seat."""
+        return {c: state.owner.get(c) for c in state.stand_ins}
+
     # ----------------------------------------------------------------- random play
 
     def random_play(self, state: GodNumState, rng: random.Random) -> Event | None:

@@ -231,8 +231,8 @@ def physical(state: GodNumState, play: Play) -> list[str]:
         parts.append("put your hand and your deck out of the game")
     lines = [f"{state.name(seat)}: {', then '.join(parts)}."] if parts else []
     if play.outcome == "burden" and play.kind == "play" and not f.get("lapsed"):
-        lines.append(f"{state.name(f['burdened'])}: discard one card of your choice into the "
-                     "Void.")
+        lines.append(f"{state.name(f['burdened'])}: discard one card of your choice: lay it "
+                     "face up in the Void.")
     return lines
 
 
@@ -273,9 +273,10 @@ def prompt(state: GodNumState) -> str:
         return "The companion draws the starting player."
     who = state.name(state.turn)
     if state.burdened:
-        return f"{who}: discard one card of your choice (Burden)."
+        return f"{who}: discard one card of your choice: lay it face up in the Void (Burden)."
     if state.discarding:
-        return f"{who}: discard more cards or end your turn."
+        return f"{who}: discard more cards face up in the Void, or end your turn."
     if state.legion(state.turn).hand_count == 0:
         return f"{who} has no cards: pass."
-    return f"{who}: play one card or discard one or more."
+    return (f"{who}: play one card (lay it face up on the pot), or discard one or more (lay "
+            "them face up in the Void).")

@@ -75,7 +75,8 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
     if s.phase == "pick":
         picker = s.pick_order[sum(1 for p in s.players if p.character)]
         if x == picker:
-            out.append({"type": "scan", "label": "Draw a character card blindly and show it",
+            out.append({"type": "scan",
+                        "label": "Draw a character card blindly, show it in your place",
                         "seat": x, "fields": [{"name": "card", "label": "Character card",
                                                "kind": "card", "zone": zone,
                                                "faces": face_tiles(s, "character")}],
@@ -93,7 +94,8 @@ def _actions_for(s: MountainsState, x: int, physical: bool, *, referee: bool
         if p.seat != x and p.kind != "result":
             continue
         if p.kind == "draw":
-            out.append({"type": "scan", "label": f"Draw a {p.deck} card and show it", "seat": x,
+            out.append({"type": "scan", "label": f"Draw a {p.deck} card, show it in your place",
+                        "seat": x,
                         "fields": [{"name": "card", "label": f"{p.deck.title()} card",
                                     "kind": "card", "zone": zone,
                                     "faces": face_tiles(s, p.deck)}], "rule": "MR-6"})

@@ -39,6 +39,7 @@ from companion.games.mountains.state import (
     move_card,
     move_steps,
     next_seat,
+    no_entry,
     order_needs,
     pile,
     place_words,
@@ -49,7 +50,7 @@ from companion.games.mountains.state import (
     weapon_range,
 )
 from companion.games.mountains.view import pending_text
-from companion.words import possessive
+from companion.words import names, possessive
 
 
 def _dice(event: Event, count: int) -> tuple[int, ...]:
@@ -184,7 +185,8 @@ def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     name = s.name(seat)
     if s.phase == "order":
         if seat not in order_needs(s):
-            raise OutOfTurn(f"{name} does not roll now; waiting for seats {order_needs(s)}",
+            raise OutOfTurn(f"{name} does not roll now; waiting for "
+                            f"{names(s.name(n) for n in order_needs(s))}",
                             rule="MR-3")
         (d,) = _dice(event, 1)
         rolls = list(s.order_rolls)
@@ -198,7 +200,7 @@ def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         s = evolve(s, phase="pick", pick_order=order)
         return s, (f"{name} rolls {d}. Pick order: "
                    f"{', '.join(s.name(x) for x in order)}; {s.name(order[0])} draws a "
-                   "character card blindly and shows it (MR-3)")
+                   "character card blindly and shows it in their place (MR-3)")
     pend = next((p for p in s.pending if p.kind == "roll" and p.seat == seat), None)
     if pend is not None:
         dice = _dice(event, pend.dice)
@@ -207,7 +209,7 @@ def _on_roll(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         s = evolve(s, pending=tuple(rest))
         return skills.resolve_roll(s, pend, dice)
     if s.phase != "play":
-        raise IllegalPlay(f"no roll is expected during {s.phase!r}", rule="MR-11")
+        raise IllegalPlay(f"no roll is expected now ({s.phase.replace('_', ' ')})", rule="MR-11")
     _my_turn(s, seat, "roll")
     if s.pending:
         raise IllegalPlay(f"first: {pending_text(s, s.pending[0])}", rule="MR-4")
@@ -400,14 +402,15 @@ def _on_move(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
     to = str(require(event, "to", str))
     here = s.player(seat).tile
     if to not in s.board.tiles or here is None or not any(
-        can_reach(s.board, here, to, n) for n in move_steps(s)
+        can_reach(s.board, here, to, n, no_entry(s)) for n in move_steps(s)
     ):
         moves = reachable_moves(s)
         steps = " or ".join(str(n) for n in move_steps(s))
         unit = "step" if move_steps(s) == (1,) else "steps"
         raise IllegalPlay(
             f"{to!r} cannot be reached in exactly {steps} {unit} from "
-            f"{s.player(seat).tile} (no tile twice, never against an arrow); reachable: "
+            f"{s.player(seat).tile} (no tile twice, never against an arrow, never onto or "
+            f"through the start tile {s.start}); reachable: "
             f"{', '.join(moves)}", rule="MR-5")
     s = set_player(s, evolve(s.player(seat), tile=to))
     s = bump(evolve(s, moved=True), "moves")
@@ -451,11 +454,19 @@ def _on_stairs(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
 def _activate(s: MountainsState, seat: int, tile: str) -> tuple[MountainsState, str]:
     """The tile a movement step ends on acts (MR-6)."""
     t = s.board.tile(tile)
-    if t.kind == "sharpen":
-        # MR-1 rev. 2: +1 damage on this turn's attack; nothing if it was already made.
+    if t.kind in ("sharpen", "blunt", "armoury"):
+        s = bump(s, f"{t.kind}_tiles")  # for the simulations' figures (MR-1 rev. 2, rev. 3)
+    if t.kind in ("sharpen", "blunt"):
+        # MR-1 rev. 2: +1 damage on this turn's attack; rev. 3, its mirror: -1 (never below
+        # 0). Nothing if the attack was already made.
         if s.attacked:
-            return s, "sharpen tile, but the attack of this turn is already made: nothing"
+            return s, f"{t.kind} tile, but the attack of this turn is already made: nothing"
+        if t.kind == "blunt":
+            return evolve(s, blunted=True), "blunt tile, 1 less damage on this turn's attack"
         return evolve(s, sharpened=True), "sharpen tile, +1 damage on this turn's attack"
+    if t.kind == "armoury":  # MR-1 rev. 3: "give primary weapons", as a weapon tile
+        s, text = draw(s, seat, "weapon")
+        return s, f"armoury tile: {text}"
     if t.kind in s.board.tile_hp:
         s, ch = change_hp(s, seat, s.board.tile_hp[t.kind])
         return s, f"{t.kind}, {'+' if ch >= 0 else ''}{ch} HP"
@@ -500,8 +511,8 @@ def _on_attack(s: MountainsState, event: Event) -> tuple[MountainsState, str]:
         s = move_card(s, card, discard("weapon"))
     s = bump(evolve(s, attacked=True), "attacks")
     s, said = hit(s, seat, damage)
-    return s, f"{name} attacks: {'; '.join(parts)} ({', '.join(said)}); used weapons go to " \
-              "the weapon discard pile (MR-7)"
+    return s, f"{name} attacks: {'; '.join([*parts, *said])}; used weapons go to the weapon " \
+              "discard pile (MR-7)"
 
 
 def _on_skill(s: MountainsState, event: Event) -> tuple[MountainsState, str]:

@@ -30,7 +30,9 @@ A JSON object::
   ``fire``, ``water``) or ``null`` for a neutral tile (the default board's centre ``E5``).
   A character standing on its own colour pays one HP less for skills (MR-8).
 * ``kind`` is one of ``plain``, ``blessing`` (+1 HP), ``hazard`` (-1 HP), ``sharpen``
-  (+1 damage on this turn's attack, MR-1 rev. 2) (the four *regular* kinds), ``weapon``,
+  (+1 damage on this turn's attack, MR-1 rev. 2), ``blunt`` (-1 damage on this turn's
+  attack, never below 0) and ``armoury`` (draw a weapon, MR-1 rev. 3) (the six *regular*
+  kinds), ``weapon``,
   ``challenge``, ``chance`` or ``stairs``. A ``stairs`` tile is a stairs entrance and must
   name its ``exit`` tile; draw it as an arrow from the entrance to the exit. Other kinds
   have no ``exit``. Each kind's mark, colour and legend word are in ``marks``.
@@ -54,9 +56,10 @@ from typing import Any
 
 COLOURS: tuple[str, ...] = ("earth", "air", "fire", "water")
 KINDS: tuple[str, ...] = (
-    "plain", "blessing", "hazard", "sharpen", "weapon", "challenge", "chance", "stairs",
+    "plain", "blessing", "hazard", "sharpen", "blunt", "armoury", "weapon", "challenge",
+    "chance", "stairs",
 )
-REGULAR_KINDS = frozenset({"plain", "blessing", "hazard", "sharpen"})
+REGULAR_KINDS = frozenset({"plain", "blessing", "hazard", "sharpen", "blunt", "armoury"})
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -269,19 +272,20 @@ def load_board(name: str = "mountains") -> Board:
     return _CACHE[name]
 
 
-def reachable(board: Board, start: str, steps: int) -> frozenset[str]:
+def reachable(board: Board, start: str, steps: int,
+              avoid: frozenset[str] = frozenset()) -> frozenset[str]:
     """Every tile a token on ``start`` can end on after exactly ``steps`` steps (MR-5).
 
     A step goes to an orthogonal neighbour, never against a one-way arrow, and a move never
-    enters the same tile twice (nor its starting tile). These are the tiles the token lands
-    on; a stairs entrance among them then sends the token on to its exit. Raises
-    ``KeyError`` for an unknown tile.
+    enters the same tile twice (nor its starting tile), nor a tile of ``avoid`` (the game's
+    start tile, MR-5 rev. 3). These are the tiles the token lands on; a stairs entrance
+    among them then sends the token on to its exit. Raises ``KeyError`` for an unknown tile.
     """
     board.tile(start)
     if steps <= 0:
         return frozenset()
     found: set[str] = set()
-    path: set[str] = {start}
+    path: set[str] = {start, *avoid}
     cands = _candidates(board)
 
     def walk(pos: str, left: int) -> None:
@@ -323,13 +327,15 @@ def _candidates(board: Board) -> dict[str, dict[int, tuple[str, ...]]]:
     return _CANDS[key]
 
 
-def can_reach(board: Board, start: str, target: str, steps: int) -> bool:
-    """Whether ``target`` is in ``reachable(board, start, steps)``, searched for directly."""
+def can_reach(board: Board, start: str, target: str, steps: int,
+              avoid: frozenset[str] = frozenset()) -> bool:
+    """Whether ``target`` is in ``reachable(board, start, steps, avoid)``, searched for
+    directly."""
     board.tile(start)
     board.tile(target)
-    if steps <= 0 or target == start:
+    if steps <= 0 or target == start or target in avoid:
         return False
-    path: set[str] = {start}
+    path: set[str] = {start, *avoid}
 
     def walk(pos: str, left: int) -> bool:
         if left == 0:

@@ -29,6 +29,8 @@ MARKS: dict[str, Mark] = {m.kind: m for m in (
     Mark("blessing", "+1", "#2e7d32", "blessing", False),
     Mark("hazard", "-1", "#c62828", "hazard", False),
     Mark("sharpen", "+D", "#6a1b9a", "sharpen", False),
+    Mark("blunt", "-D", "#4527a0", "blunt", False),  # MR-1 rev. 3, the mirror of sharpen
+    Mark("armoury", "A", "#455a64", "armoury", True),  # MR-1 rev. 3: draws a weapon
     Mark("weapon", "W", "#37474f", "weapon", True),
     Mark("challenge", "VS", "#ad1457", "challenge", True),
     Mark("chance", "?", "#ef6c00", "chance", True),

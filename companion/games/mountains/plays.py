@@ -109,7 +109,8 @@ def last_play(s: MountainsState, seat: int | None) -> JSONDict | None:
         physical.append(_physical(s, m))
     for who, deck in facts.get("asks", []):
         physical.append(sentence(f"{s.name(who)}: draw a {deck} card from "
-                                 f"{place_words(s, 'pile:' + deck)} and show it"))
+                                 f"{place_words(s, 'pile:' + deck)} and show it in your "
+                                 "place"))
     for who, _, to in facts.get("pawns", []):
         physical.append(sentence(f"{s.name(who)}: move your pawn to {to}"))
     for who, _, hp in facts.get("hp", []):

@@ -49,7 +49,7 @@ range, usable], effects), ``board`` (``view.board_view``: tiles with their marks
 colours, stairs, arrows, legend, quadrants, pawns, reachable), ``start``, ``end``, ``turn``,
 ``turn_no``, ``actions_left`` (movement, attack, skill), ``roll``, ``two_dice``,
 ``move_bonus``, ``move_options`` (step counts allowed), ``reachable`` ([{tile, to, stairs}]
-for the player whose turn it is), ``showdown``, ``double_range``, ``sharpened``,
+for the player whose turn it is), ``showdown``, ``double_range``, ``sharpened``, ``blunted``,
 ``boosted``, ``piles`` (counts per pile and discard pile), ``pending`` (what the table
 waits for), ``order_rolls``, ``pick_order``, ``prompt``, ``ruling`` (plain words, C-8),
 ``rule`` (its ruling id), ``finished``, ``winners``. ``referee_view`` adds ``places``
@@ -204,6 +204,10 @@ class MountainsRules(Rules[MountainsState]):
             "turns": float(state.turn_no),
             "hp_lost": float(c.get("hp_lost", 0)),
             "cards_drawn": float(c.get("draws", 0)),
+            # MR-1 rev. 2 and rev. 3: how often the edge tiles act in a game.
+            "sharpen_tiles": float(c.get("sharpen_tiles", 0)),
+            "blunt_tiles": float(c.get("blunt_tiles", 0)),
+            "armoury_tiles": float(c.get("armoury_tiles", 0)),
         }
 
 

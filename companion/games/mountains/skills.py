@@ -317,7 +317,7 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
         return s, f"{head}: {s.name(target)} is put on {tile} (no tile activates, MR-6)"
     if key == ("huan", "basic"):
         s, said = hit(s, seat, {target: 1})
-        return s, f"{head}, an attack: {', '.join(said)}"
+        return s, f"{head}, an attack: {'; '.join(said)}"
     if key == ("huan", "1"):
         return evolve(s, boosted=card), f"{head}: {s.weapon_label(card)} deals +2 this turn"
     if key == ("huan", "2"):
@@ -331,7 +331,7 @@ def use(s: MountainsState, seat: int, slot: str, event: Event) -> tuple[Mountain
             if x != seat and x not in order:
                 order.append(x)
         s, said = hit(s, seat, dict.fromkeys(order, 1))
-        return s, f"{head}, an attack on each: {', '.join(said)}"
+        return s, f"{head}, an attack on each: {'; '.join(said)}"
     if key == ("ling-yu", "basic"):
         return evolve(s, double_range=card), (
             f"{head}: {s.weapon_label(card)} reaches twice as far this turn")

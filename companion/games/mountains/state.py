@@ -117,6 +117,7 @@ class MountainsState:
     double_range: str = ""  # Ling Yu basic skill: this weapon's range is doubled this turn
     boosted: str = ""  # Huan skill 1: this weapon deals +2 this turn
     sharpened: bool = False  # a sharpen tile: +1 damage on this turn's attack (MR-1 rev. 2)
+    blunted: bool = False  # a blunt tile: -1 damage on this turn's attack (MR-1 rev. 3)
     # Effects lasting until a player's next turn (MR-8) and next-turn effects.
     thorns: frozenset[int] = frozenset()  # Xi Bian skill 1 active for these seats
     siphon: tuple[tuple[int, int], ...] = ()  # Xi Bian skill 3: (seat, HP lost so far)
@@ -237,7 +238,7 @@ def draw(s: MountainsState, seat: int, deck: str) -> tuple[MountainsState, str]:
     else:
         note = ""
     s = evolve(s, pending=(*s.pending, Pending("draw", seat, deck=deck, turn_no=s.turn_no)))
-    return s, f"{note}{s.name(seat)} draws a {deck} card and shows it"
+    return s, f"{note}{s.name(seat)} draws a {deck} card and shows it in their place"
 
 
 def defeat_and_finish(s: MountainsState, before: tuple[int, ...]) -> tuple[MountainsState, str]:
@@ -315,6 +316,7 @@ def begin_turn(s: MountainsState, seat: int) -> tuple[MountainsState, str]:
         double_range="",
         boosted="",
         sharpened=False,
+        blunted=False,
         thorns=s.thorns - {seat},
         siphon=tuple(x for x in s.siphon if x[0] != seat),
         skip_move=tuple(x for x in s.skip_move if x[0] != seat),
@@ -400,12 +402,15 @@ def hit(
     take HP from opponents count as attacks (seed, Combat 1.1).
     """
     said = []
-    sharp = s.sharpened
-    s = evolve(s, sharpened=False)  # once, on the first target (MR-1 rev. 2)
+    # Once, on the first target: a sharpen tile +1 (MR-1 rev. 2), a blunt tile -1, never
+    # below 0 (MR-1 rev. 3).
+    edge = (1 if s.sharpened else 0) - (1 if s.blunted else 0)
+    why = {1: ", 1 more for the sharpen tile", -1: ", 1 less for the blunt tile"}.get(edge, "")
+    s = evolve(s, sharpened=False, blunted=False)
     for target, dmg in damage.items():
-        s, ch = change_hp(s, target, -dmg - (1 if sharp else 0))
-        said.append(f"{s.name(target)} loses {-ch} HP" + (" (+1 sharpened)" if sharp else ""))
-        sharp = False
+        s, ch = change_hp(s, target, -max(0, dmg + edge))
+        said.append(f"{s.name(target)} loses {-ch} HP{why}")
+        edge, why = 0, ""
     for target in damage:
         if target in s.thorns and target != attacker:
             s, ch = change_hp(s, attacker, -1)
@@ -443,6 +448,12 @@ def move_steps(s: MountainsState) -> tuple[int, ...]:
     return tuple(sorted({b + s.move_bonus for b in base}))
 
 
+def no_entry(s: MountainsState) -> frozenset[str]:
+    """Tiles no move ends on or passes through: the start tile, the way out of the board,
+    not a tile of play (MR-5 rev. 3)."""
+    return frozenset({s.start}) if s.start else frozenset()
+
+
 def reachable_moves(s: MountainsState) -> dict[str, str]:
     """The tiles the current player may land on (MR-5), each mapped to itself (a stairs
     entrance is a choice once landed on, MR-5 rev. 2)."""
@@ -451,7 +462,7 @@ def reachable_moves(s: MountainsState) -> dict[str, str]:
         return {}
     out: dict[str, str] = {}
     for n in move_steps(s):
-        for t in reachable(s.board, tile, n):
+        for t in reachable(s.board, tile, n, no_entry(s)):
             out[t] = t
     return dict(sorted(out.items()))
 

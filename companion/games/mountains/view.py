@@ -78,7 +78,7 @@ def _character_name(s: MountainsState, character: str | None) -> str | None:
 def pending_text(s: MountainsState, p: Pending) -> str:
     name = s.name(p.seat)
     if p.kind == "draw":
-        return f"{name} draws a {p.deck} card and shows it in their seat zone"
+        return f"{name} draws a {p.deck} card and shows it in their place"
     if p.kind == "result" and p.other:
         return (f"{name} plays {s.face(p.card).name!r} against {s.name(p.other)}; "
                 "enter who won")
@@ -106,7 +106,7 @@ def prompt(s: MountainsState) -> str:
         return f"Roll a die for the pick order: {who}."
     if s.phase == "pick":
         picker = s.pick_order[sum(1 for p in s.players if p.character)]
-        return f"{s.name(picker)}: draw a character card blindly and show it."
+        return f"{s.name(picker)}: draw a character card blindly and show it in your place."
     if s.phase == "corner":
         return f"{s.name(s.pick_order[0])}: choose the start corner."
     if s.pending:
@@ -118,7 +118,9 @@ def prompt(s: MountainsState) -> str:
     if not s.moved:
         steps = move_steps(s)
         unit = "step" if steps == (1,) else "steps"
-        return f"{name}: move exactly {' or '.join(map(str, steps))} {unit}."
+        # MR-5 rev. 3: said wherever the reachable tiles are explained.
+        start = f", never onto or through the start tile {s.start}" if s.start else ""
+        return f"{name}: move exactly {' or '.join(map(str, steps))} {unit}{start}."
     if s.movement_skipped:  # named as skipped, and by whom (MR-8 rev. 2)
         return (f"{name}: your movement is skipped this turn (by {s.movement_skipped}); "
                 "attack, use a skill, or end the turn.")
@@ -181,6 +183,7 @@ def view(s: MountainsState, seat: int | None) -> JSONDict:
         "showdown": s.showdown,
         "double_range": s.double_range or None,
         "sharpened": s.sharpened,
+        "blunted": s.blunted,  # MR-1 rev. 3
         "boosted": s.boosted or None,
         "piles": piles,
         "pending": [{"kind": p.kind, "seat": p.seat, "deck": p.deck or None,

@@ -170,8 +170,8 @@ class ShrineRules(Rules[ShrineState]):
         # same whatever card is named.
         if by is not None:
             if z.seat is not None and z.seat != by:
-                raise OutOfTurn(f"{state.name(by)} cannot show a card in another player's "
-                                f"zone {zone!r}", rule="SK-2")
+                raise OutOfTurn(f"{state.name(by)} cannot show a card in {zone!r}, another "
+                                "player's place", rule="SK-2")
             if z.kind == LOT and (state.phase != "lot" or by != state.cycle_first):
                 raise OutOfTurn(f"{state.name(by)} cannot show a card in the lot now: "
                                 f"{words.prompt(state)}", rule="C-7")
@@ -292,7 +292,7 @@ class ShrineRules(Rules[ShrineState]):
     def _lot_draw(self, state: ShrineState, serial: str, zone: str, override: bool,
                   by: int | None) -> ShrineState:
         if zone != LOT:
-            raise IllegalPlay(f"the lot's cards are shown in the 'lot' zone, not {zone!r}",
+            raise IllegalPlay(f"the lot's cards are shown in 'lot', not {zone!r}",
                               rule="SK-3")
         state, source = self._take(state, serial, override, LOT)
         lot = (*state.lot, serial)

@@ -109,8 +109,8 @@ def first_state(setup: Setup) -> ShrineState:
         lot_size=0, zero_bids=0, standing=0, high=0, turn=0, passed=frozenset(), bids=(),
         oinks=((start_oinks,) * len(elements),) * n, pool=(0,) * len(elements), tally={},
         last={},
-        ruling="Everyone draws a card from the shuffled deck and shows it: the highest "
-               "face value starts (SK-2).",
+        ruling="Everyone draws a card from the shuffled deck and shows it in their place: "
+               "the highest face value starts (SK-2).",
     )
 
 

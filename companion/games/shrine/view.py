@@ -51,8 +51,8 @@ from companion.games.shrine.state import (
 )
 
 SUGGEST_MAX = 8  # the lowest legal bids offered as buttons (issue 11, issue 20)
-START_TEXT = ("Everyone draws a card from the shuffled deck and shows it: the highest face "
-              "value starts.")
+START_TEXT = ("Everyone draws a card from the shuffled deck and shows it in their place: the "
+              "highest face value starts.")
 
 
 # ---------------------------------------------------------------------- prompts
@@ -68,13 +68,14 @@ def _prompt(state: ShrineState) -> tuple[str, str]:
     if state.phase == "start":
         waiting = [s for s in state.contenders if s not in state.draws]
         again = " again (tie)" if state.draw_round > 1 else ""
-        return (f"{seat_names(state, waiting)}: draw a card from the deck{again} and show it; "
-                "the highest face value starts.", "SK-2")
+        return (f"{seat_names(state, waiting)}: draw a card from the deck{again} and show it "
+                "in your place; the highest face value starts.", "SK-2")
     if state.phase == "lot":
         more = state.lot_size - len(state.lot)
         what = ("the lot card" if state.lot_size == 1
                 else f"{words.count(more, 'more lot card')}")
-        return f"Draw {what} from the deck and show it in the lot.", "SK-3"
+        it = "it" if state.lot_size - len(state.lot) == 1 else "each"
+        return f"Draw {what} from the deck and lay {it} face up in the lot.", "SK-3"
     if state.phase == "bidding":
         least = state.standing + 1 if state.high else 1
         oinks = "Oink" if least == 1 else "Oinks"
@@ -242,7 +243,7 @@ def actions(state: ShrineState, seat: int | None) -> list[JSONDict]:
             if s in state.draws or seat not in (None, s):
                 continue
             out.append({
-                "type": "scan", "label": f"{state.name(s)}: show the card you drew",
+                "type": "scan", "label": f"{state.name(s)}: show the card you drew in your place",
                 "seat": s, "rule": "SK-2",
                 "fields": [{"name": "card", "label": "Card drawn", "kind": "card",
                             "zone": f"seat:{s}", "faces": tiles}],
@@ -251,7 +252,7 @@ def actions(state: ShrineState, seat: int | None) -> list[JSONDict]:
         if seat in (None, state.cycle_first):
             out.append({
                 "type": "scan", "label": f"Draw lot card {len(state.lot) + 1} of "
-                f"{state.lot_size}", "seat": state.cycle_first, "rule": "SK-3",
+                f"{state.lot_size}, face up in the lot", "seat": state.cycle_first, "rule": "SK-3",
                 "fields": [{"name": "card", "label": "Lot card", "kind": "card",
                             "zone": LOT, "faces": faces(state)}],
             })

@@ -328,7 +328,7 @@ def await_taker(w: Work) -> None:
         recycle(w)
     w.awaiting = (nxt,)
     w.notes.append(f"Sudden death: {w.t.name(nxt)}, take the top Universe card and show it "
-                   "(WX-11).")
+                   "in your place (WX-11).")
 
 
 def take(w: Work, seat: int, serial: str) -> Play:

@@ -6,14 +6,19 @@ Events (JSON objects; ``event_fields`` lists each type's fields):
 ``{"type": "rps", "winner": SEAT, "seat"?: SENDER}``
     Start option ``rps`` (WX-12): the winner of rock-paper-scissors starts.
 ``{"type": "scan", "card": CARD, "zone": ZONE, "seat"?: SENDER, "override"?: true}``
-    A card shown in a zone: ``"universe"`` (the Universe card laid on the pot, WX-4) or
-    ``"seat:<n>"`` (seat n's card: a reveal WX-7, a contribution to a Universe Dragon WX-5
-    or Star WX-6, a Universe card taken in the sudden death WX-11, or, with start option
-    ``dragon``, a card pulled before dealing WX-12). ``card`` is the serial ``RUN-COPY``,
-    the QR payload, or a face id (``"wood"``, ``"universe-water"``: a copy the zone can
-    hold, C-1). ``seat`` is the sender (the web sets it from the token, C-7): a seat shows
-    cards only in its own zone, and in the Universe zone only as the first challenger of
-    the challenge waiting for its Universe card. ``override`` (the referee, never with a
+    A card shown in a zone: ``"universe"`` (the pot pile: the Universe card laid on the
+    pot, WX-4), ``"seat:<n>"`` (seat n's card: a reveal WX-7, a contribution to a Universe
+    Dragon WX-5 or Star WX-6, a Universe card taken in the sudden death WX-11, or, with
+    start option ``dragon``, a card pulled before dealing WX-12) or ``"void"`` (the Void on
+    the mat). C-6 rev. 3: a player's card is shown in its owner's seat zone, then moved;
+    a card put straight into the Void in a Star round (or onto the pot in a Dragon round)
+    is taken as the card of the first seat that still owes one there and whose deck can
+    hold it (``camera.straight``); any other card seen there is refused. ``card`` is the
+    serial ``RUN-COPY``, the QR payload, or a face id (``"wood"``, ``"universe-water"``: a
+    copy the zone can hold, C-1). ``seat`` is the sender (the web sets it from the token,
+    C-7): a seat shows cards only in its own zone, and in the Universe zone only as the
+    first challenger of the challenge waiting for its Universe card (or, owing a card,
+    in the pot or the Void as above). ``override`` (the referee, never with a
     ``seat``) forces a scan that C-1 refuses; the ruling says so.
 """
 
@@ -53,7 +58,7 @@ from companion.errors import (
     OutOfTurn,
     UnknownCard,
 )
-from companion.games.wuxing import rounds, standins, view
+from companion.games.wuxing import camera, rounds, standins, view
 from companion.games.wuxing.deal import deal
 from companion.games.wuxing.state import (
     DRAGON,
@@ -79,7 +84,7 @@ class WuXingRules(Rules[WuXingState]):
     title: ClassVar[str] = "WuXing"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
-    zones: ClassVar[tuple[str, ...]] = ("universe", "seat:<n>")
+    zones: ClassVar[tuple[str, ...]] = ("universe", "void", "seat:<n>")
     options: ClassVar[tuple[Option, ...]] = (
         Option("end", "count", "WX-10",
                "when the Universe deck runs out: 'count' (most cards wins, tie-breaker "
@@ -204,7 +209,7 @@ class WuXingRules(Rules[WuXingState]):
         n = len(state.table.names)
         z = parse_zone(zone, n)
         if z.kind != "seat":
-            raise MalformedEvent(f"zone {zone!r}: WuXing zones are 'universe' and "
+            raise MalformedEvent(f"zone {zone!r}: WuXing zones are 'universe', 'void' and "
                                  f"'seat:1'..'seat:{n}'")
         return z.seat
 
@@ -212,8 +217,14 @@ class WuXingRules(Rules[WuXingState]):
         t = state.table
         zone = event.get("zone")
         seat = t.zone_seats.get(zone) if type(zone) is str else None
+        if zone == VOID or (zone == UNIVERSE and state.phase == FEED):
+            return camera.straight(self, state, event, str(zone))
         if seat is None and zone != UNIVERSE:
             seat = self._zone(state, event)
+        if state.guesses and seat is not None and seat not in state.awaiting:
+            again = camera.regive(state, seat)  # a card put straight in was not this seat's
+            if again is not state:
+                return camera.regiven(self._scan(again, event), seat, again.guesses[-1][1])
         by = self._sender(state, event) if "seat" in event else None
         raw = event.get("card")
         if type(raw) is not str:
@@ -391,11 +402,15 @@ class WuXingRules(Rules[WuXingState]):
         who = state.table.name(seat)
         t = state.table
         if place == deck_of(seat):
+            # WX-8 rev. 3: the one thing about order the companion knows; the likely cause
+            # in plain words, the referee's override one tap (a C-1 card refusal).
             n = state.unseen[seat - 1]
             raise CardNotAvailable(
                 f"card {serial!r} ({t.faces[serial].name}) is not {who}'s top card: it was "
                 f"won and went to the bottom of the deck (WX-8), under {n} card"
-                f"{'' if n == 1 else 's'} nobody has seen yet", rule="C-1")
+                f"{'' if n == 1 else 's'} nobody has seen yet. Were the won cards shuffled "
+                "into the whole deck by mistake? Won cards go under the unseen ones; if "
+                "that happened, the referee can accept this card", rule="WX-8")
         if place == UNKNOWN:
             raise CardNotAvailable(
                 f"{who} cannot have card {serial!r} ({state.table.faces[serial].name}): every "
@@ -564,6 +579,18 @@ class WuXingRules(Rules[WuXingState]):
             "recycles": float(state.recycles),
             "tiebreaks": float(state.tiebreaks),
         }
+
+    def stand_ins(self, state: WuXingState) -> Mapping[str, int | None]:
+        """C-7 rev. 3: the copies recorded for taps and not scanned since (``standins``),
+        each with the seat whose deck or place holds it or who showed it (``None``: the
+        pot, the Void, the Universe deck or the unseen cards, no seat's own)."""
+        shown = dict((c, s) for s, c in (*state.revealed, *state.duel_cards))
+        out: dict[str, int | None] = {}
+        for c in state.stand_ins:
+            if c not in state.pinned:
+                kind, _, n = state.places[c].partition(":")
+                out[c] = int(n) if kind in ("deck", "table") and n.isdigit() else shown.get(c)
+        return out
 
     # -- simulation --------------------------------------------------------------------------
 

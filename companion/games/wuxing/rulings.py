@@ -119,14 +119,14 @@ def universe_card(t: Table, serial: str, challenge: tuple[int, ...]) -> str:
     """The sentence for an element Universe card laid on the pot (WX-4)."""
     a_, b_ = challenge
     return (f"The Universe card is {t.label[serial]}: {t.name(a_)} and {t.name(b_)}, "
-            "reveal your top cards (WX-4).")
+            "show your top cards in your places (WX-4).")
 
 
 def universe_dragon(t: Table, feeders: tuple[int, ...]) -> str:
     """The sentence for a Universe Dragon (WX-5)."""
     return (f"Universe Dragon: it goes to the Void, and everyone still in "
-            f"({', '.join(t.name(s) for s in feeders)}) puts their top card face up into "
-            "the pot (WX-5).")
+            f"({', '.join(t.name(s) for s in feeders)}) shows their top card in their place, "
+            "then puts it face up on the pot (WX-5).")
 
 
 def contributed(t: Table, seat: int, serial: str, to_pot: bool) -> str:
@@ -157,8 +157,8 @@ def universe_star(t: Table, p: Play, pot: tuple[str, ...],
     gone = (f"the pot ({count(len(pot), 'card')}{with_stars(in_pot)}) goes to the Void"
             if pot else "the pot was empty")
     return (f"Universe Star: {gone}, the Star stays as the sole pot card, and everyone still "
-            f"in ({', '.join(t.name(s) for s in feeders)}) puts their top card into the Void "
-            "(WX-6).")
+            f"in ({', '.join(t.name(s) for s in feeders)}) shows their top card in their "
+            "place, then puts it into the Void (WX-6).")
 
 
 def tiebreak_round(t: Table, p: Play) -> str:

@@ -119,6 +119,9 @@ class WuXingState:
     stand_ins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     taps: int = 0  # stand-in groups made so far: names the next pool (replay is exact)
     pinned: frozenset[str] = frozenset()  # stand-ins scanned since: they stay where they are
+    # (Dragon/Star round, seat): a card nobody had seen, put straight into the pot or the
+    # Void, taken as that owing seat's (``camera``); the seat may still show its own.
+    guesses: tuple[tuple[int, int], ...] = ()
 
     @property
     def ruling(self) -> str:
@@ -176,6 +179,7 @@ class Work:
     stand_ins: Mapping[str, tuple[str, ...]]
     taps: int
     pinned: frozenset[str]
+    guesses: tuple[tuple[int, int], ...]
     adjudged: Said | str
     finished: bool
     winners: tuple[int, ...]

@@ -99,24 +99,26 @@ def prompt(state: WuXingState) -> str:
         if t.start == "rps":
             return ("Play rock-paper-scissors and enter the winner: the winner starts "
                     "(WX-12).")
-        return ("Pull cards from the player deck one at a time and show them: the first to "
-                "show an Infinite Dragon starts (WX-12).")
+        return ("Pull cards from the player deck one at a time and show each in your place: "
+                "the first to show an Infinite Dragon starts (WX-12).")
     who = t.names_of(state.awaiting) if state.awaiting else ""
     if ph == DRAW:
         first, second = state.challenge
         return (f"{t.name(first)} v {t.name(second)}: {t.name(first)}, lay the top Universe "
                 "card face up on the pot and show it (WX-4).")
     if ph == FEED:
-        return f"Universe Dragon: {who}, put your top card face up into the pot (WX-5)."
+        return (f"Universe Dragon: {who}, show your top card in your place, then put it "
+                "face up on the pot (WX-5).")
     if ph == PURGE:
-        return f"Universe Star: {who}, put your top card into the Void (WX-6)."
+        return (f"Universe Star: {who}, show your top card in your place, then put it into "
+                "the Void (WX-6).")
     if ph == REVEAL:
         u = state.universe_card
-        return (f"{who}: reveal your top card against the Universe "
+        return (f"{who}: show your top card in your place, against the Universe "
                 f"{t.label[u] if u else '?'} (WX-7).")
     if ph == DUEL:
         return (f"Sudden death between {t.names_of(state.duel)}: {who}, take the top "
-                "Universe card and show it (WX-11).")
+                "Universe card and show it in your place (WX-11).")
     won = t.names_of(state.winners) if state.winners else ""
     return f"Game over: {won} {'wins' if len(state.winners) == 1 else 'share the win'}."
 
@@ -145,6 +147,8 @@ def view(state: WuXingState, seat: int | None) -> JSONDict:
         "awaiting": list(state.awaiting),
         "owing": [t.name(s) for s in state.awaiting]
         if state.phase in (FEED, PURGE, DUEL) else [],
+        # Where an owed card goes once shown (C-6 rev. 3): the pot, the Void, or it stays.
+        "owing_to": {FEED: "pot", PURGE: "void", DUEL: "place"}.get(state.phase),
         "turn": state.turn,
         "out": sorted(state.out),
         "winner": state.winners[0] if len(state.winners) == 1 else None,
@@ -211,23 +215,25 @@ def actions(state: WuXingState, seat: int | None) -> list[JSONDict]:
         }]
     if state.phase == START:
         seats = list(t.seats) if seat is None else [seat]
-        return [_scan_action(state, s, "Show a card pulled from the player deck", "WX-12")
+        return [_scan_action(state, s, "Show a card pulled from the player deck in your place",
+                             "WX-12")
                 for s in seats]
     if state.phase == DRAW:
         first = state.challenge[0]
         if seat is not None and seat != first:
             return []
         return [{
-            "type": "scan", "label": f"{t.name(first)}: lay the Universe card", "seat": seat,
+            "type": "scan", "seat": seat,
+            "label": f"{t.name(first)}: lay the top Universe card face up on the pot",
             "rule": "WX-4",
             "fields": [{"name": "card", "label": "Universe card", "kind": "card",
                         "zone": UNIVERSE, "faces": faces(state, None)}],
         }]
     label, rule = {
-        FEED: ("Your top card into the pot", "WX-5"),
-        PURGE: ("Your top card into the Void", "WX-6"),
-        REVEAL: ("Reveal your top card", "WX-7"),
-        DUEL: ("Sudden death: the Universe card you took", "WX-11"),
+        FEED: ("Show your top card, then into the pot", "WX-5"),
+        PURGE: ("Show your top card, then into the Void", "WX-6"),
+        REVEAL: ("Show your top card in your place", "WX-7"),
+        DUEL: ("Sudden death: show the Universe card you took", "WX-11"),
     }[state.phase]
     return [_scan_action(state, s, label, rule) for s in state.awaiting
             if seat is None or s == seat]
@@ -259,11 +265,12 @@ def _headline(state: WuXingState, p: Play) -> str:
         text = (f"{who} pulled the first Infinite Dragon and starts." if p.outcome == "start"
                 else f"{who} pulled {a(card)}: no Dragon yet.")
     elif p.kind == "universe" and p.outcome == "dragon":
-        text = ("A Universe Dragon: it goes to the Void, and everyone still in puts their top "
-                "card face up on the pot.")
+        text = ("A Universe Dragon: it goes to the Void, and everyone still in shows their top "
+                "card in their place, then puts it face up on the pot.")
     elif p.kind == "universe" and p.outcome == "star":
         text = ("A Universe Star: the pot goes to the Void, the Star stays on the pot, and "
-                "everyone still in puts their top card in the Void.")
+                "everyone still in shows their top card in their place, then puts it into the "
+                "Void.")
     elif p.kind == "universe":
         text = f"The Universe card is {shown}."
     elif p.kind == "feed":

@@ -38,8 +38,11 @@ export default function wuxing(v) {
   const ch = v.challenge || [];
   const kids = [];
   if (ch.length === 2) kids.push(h("div", {class: "challenge"}, h("b", {}, seatLabel(ch[0])), " challenges ", h("b", {}, seatLabel(ch[1]))));
-  // Dragon and Star rounds: who still owes the pot a card, by the engine's names (``owing``).
-  if ((v.owing || []).length) kids.push(h("p", {class: "owes"}, "Still owes the pot a card: ", h("b", {}, names(v.owing))));
+  // Dragon and Star rounds: who still owes a card and where it goes once shown (``owing``,
+  // ``owing_to``, C-6 rev. 3): the pot in a Dragon round, the Void in a Star round.
+  const OWES = {pot: "Still to show a card in their place, then put it on the pot: ",
+    void: "Still to show a card in their place, then put it into the Void: "};
+  if ((v.owing || []).length) kids.push(h("p", {class: "owes"}, OWES[v.owing_to] || "Still to show a card: ", h("b", {}, names(v.owing))));
   else if ((v.awaiting || []).length) kids.push(h("p", {class: "owes"}, "Still to show a card: ", h("b", {}, names(v.awaiting))));
   const n = v.counts || {};
   kids.push(h("div", {class: "stats headline"},
