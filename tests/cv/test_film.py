@@ -34,19 +34,7 @@ def test_a_filmed_game_is_refereed_as_the_direct_game(game: str) -> None:
     assert f.tap_refusals == 0, f.summary()
 
 
-_NO_C9 = ("the server's C-9 'already there' answer (issue 26, point 2) is not merged: a card "
-          "pushed onto {} is seen again there and refused")
-
-
-@pytest.mark.parametrize("game", [
-    pytest.param("wuxing", marks=pytest.mark.xfail(
-        reason=_NO_C9.format("the pot or into the Void"), strict=False)),
-    pytest.param("godnum", marks=pytest.mark.xfail(
-        reason=_NO_C9.format("the pot"), strict=False)),
-    pytest.param("gemcomplete", marks=pytest.mark.xfail(
-        reason=_NO_C9.format("a discard pile"), strict=False)),
-    "shrine", "mountains",
-])
+@pytest.mark.parametrize("game", list(MOVES))
 def test_a_card_pushed_onto_a_pile_is_not_refused(game: str) -> None:
     # C-9: a card the companion knows lies in a pile, seen again there, is no refusal.
     f = filmed(game)
