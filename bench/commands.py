@@ -112,6 +112,20 @@ def register(cli: Any) -> None:
     ph.add_argument("--scenes", type=int, default=30)
     ph.add_argument("--seconds", type=float, default=10.0)
     ph.add_argument("--seed", type=int, default=1)
+    fi = cli.bench("film", "whole games filmed from the printed deck and mat, refereed by the "
+                   "camera against companion serve: games equal to the direct game, "
+                   "corrections, refusals, missed cards", _film)
+    fi.add_argument("game", choices=list(GAMES))
+    fi.add_argument("--players", type=int, default=3)
+    fi.add_argument("--res", choices=("720p", "1080p"), default="720p")
+    fi.add_argument("--pace", choices=("calm", "brisk"), default="calm")
+    fi.add_argument("--games", type=int, default=1)
+    fi.add_argument("--seed", type=int, default=1)
+    fi.add_argument("--light", choices=("normal", "dim"), default="normal")
+    fi.add_argument("--max-moves", type=int, default=None, metavar="M",
+                    help="stop each game after M events of the direct game")
+    fi.add_argument("--json", action="store_true", help="one JSON line per game and a total")
+    fi.add_argument("--dump", metavar="DIR", help="save the frame of every card missed")
 
 
 def _engine(args: argparse.Namespace) -> int:
@@ -195,3 +209,9 @@ def _phones(args: argparse.Namespace) -> int:
     from bench.phones import run_bench
 
     return run_bench(scenes_n=args.scenes, seconds=args.seconds, seed=args.seed)
+
+
+def _film(args: argparse.Namespace) -> int:
+    from bench.film.bench import run_bench
+
+    return run_bench(args)

@@ -86,8 +86,11 @@ _NO_OVERRIDE: dict[str, frozenset[str]] = {
     "gemcomplete": frozenset({"discard"}),
 }
 # A seat's own face-up place that lies in its seat zone (WuXing's ``table:<n>``, a card
-# revealed in a challenge, WX-7): seen there again it is "already there" too.
-_OWN_PLACES: dict[str, str] = {"wuxing": "table"}
+# revealed in a challenge, WX-7; Mountains & Rivers' ``seat:<n>``, the character and
+# weapons in front of a player: the seed says "There are no hands", every card there is
+# public): seen there again it is "already there" too. The filmed games found it: a card
+# in front of a player, covered a moment by the next card drawn, came back as a refusal.
+_OWN_PLACES: dict[str, str] = {"wuxing": "table", "mountains": "seat"}
 
 
 def pile_zone(game: str, place: str) -> str | None:

@@ -27,6 +27,9 @@ PILES = [
     ("godnum", "out", "void"),
     ("shrine", "lot", "lot"),
     ("gemcomplete", "discard:", "discard:"),
+    # Mountains & Rivers has no hands: the character and weapons in front of a player are
+    # public, and one covered a moment by the next card drawn is seen there again.
+    ("mountains", "seat:", "seat:"),
 ]
 
 

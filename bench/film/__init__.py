@@ -1,0 +1,1 @@
+"""``companion bench film``: whole games filmed and refereed by the camera (issue 26)."""
