@@ -74,15 +74,9 @@ def looks_bare(gray: Image, corners: Sequence[Point], paper: float) -> bool:
     the mat's paper: at least 85 % of its pixels within 0.8-1.25 of ``paper``."""
     if paper <= 8:  # a black frame: nothing can be told
         return False
-    pts = np.array(corners, dtype=np.float64)
-    centre = pts.mean(axis=0)
-    inner = centre + (pts - centre) * 0.8
-    h, w = gray.shape[:2]
-    x0, y0 = (int(v) for v in np.maximum(inner.min(axis=0), 0))
-    x1, y1 = int(min(w, inner[:, 0].max() + 1)), int(min(h, inner[:, 1].max() + 1))
-    if x1 - x0 < 2 or y1 - y0 < 2:
+    patch = _inner_patch(gray, corners)
+    if patch is None:
         return False
-    patch = gray[y0:y1, x0:x1]
     step = max(1, min(patch.shape[:2]) // 24)  # about 24 x 24 samples are plenty
     sample = patch[::step, ::step].astype(np.float32)
     lo, hi = PAPER_BAND[0] * paper, PAPER_BAND[1] * paper
