@@ -42,7 +42,7 @@ class Silent:
 class Bar(Silent):
     """A tqdm bar on stderr: done/total, rate, time left."""
 
-    def __init__(self, total: int, what: str, unit: str) -> None:
+    def __init__(self, total: int | None, what: str, unit: str) -> None:
         from tqdm import tqdm  # only a terminal needs it
 
         self._bar: Any = tqdm(total=total, desc=what, unit=f" {unit}", file=sys.stderr,
@@ -52,7 +52,7 @@ class Bar(Silent):
         self._bar.update(steps)
 
     def grow(self, steps: int) -> None:
-        self._bar.total += steps
+        self._bar.total = (self._bar.total or 0) + steps
         self._bar.refresh()
 
     def __enter__(self) -> Bar:
@@ -68,9 +68,10 @@ def watched(json_output: bool = False) -> bool:
     return not json_output and sys.stdout.isatty()
 
 
-def progress(total: int, what: str, unit: str = "steps", *, json_output: bool = False
+def progress(total: int | None, what: str, unit: str = "steps", *, json_output: bool = False
              ) -> Bar | Silent:
-    """A bar of ``total`` ``unit`` named ``what`` when a person watches, else silence."""
+    """A bar of ``total`` ``unit`` named ``what`` when a person watches, else silence
+    (``None``: a count and its rate, when the total is not known beforehand)."""
     if not watched(json_output):
         return Silent()
     return Bar(total, what, unit)

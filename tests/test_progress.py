@@ -63,3 +63,22 @@ def test_print_all_counts_its_decks_on_a_terminal(tmp_path: Path) -> None:
     _, err = _run(["print", "shrine", "--no-register", "--out", str(tmp_path / "s.pdf")],
                   tty=False)
     assert err == ""
+
+
+def test_export_and_import_count_tables_on_a_terminal(tmp_path: Path) -> None:
+    from web import create_app, services
+    from web.commands import demo_table
+
+    data = tmp_path / "data"
+    app = create_app({"DATA_DIR": str(data), "TESTING": True, "DB_SYNCHRONOUS": "NORMAL"})
+    demo_table(app)
+    services(app).close()
+    out, err = _run(["export", "--data-dir", str(data), "--out", str(tmp_path / "x")],
+                    tty=True)
+    assert "exporting" in err and "tables" in err and "wrote 1 tables" in out
+    out, err = _run(["import", str(tmp_path / "x"), "--data-dir", str(tmp_path / "new")],
+                    tty=True)
+    assert "replaying" in err and "imported 1 tables" in out
+    _, err = _run(["export", "--data-dir", str(data), "--out", str(tmp_path / "y")],
+                  tty=False)
+    assert err == ""

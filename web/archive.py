@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.progress import Progress, Silent
 from companion.runs import RunStore
 from web.guard import BodyError, parse_json
 from web.records import csv_row, csv_writer, player_figures, record_of, summary
@@ -109,8 +110,10 @@ def table_rows(st: StoredTable, deleted: float | None) -> dict[str, Any]:
     }
 
 
-def export(data_dir: str | os.PathLike[str], out: str | os.PathLike[str]) -> dict[str, int]:
+def export(data_dir: str | os.PathLike[str], out: str | os.PathLike[str],
+           progress: Progress | None = None) -> dict[str, int]:
     """Write the data dir's tables, print runs and ``games.csv`` into ``out``."""
+    progress = progress or Silent()
     src = open_data_dir(data_dir)
     dest = Path(out)
     try:
@@ -128,6 +131,7 @@ def export(data_dir: str | os.PathLike[str], out: str | os.PathLike[str]) -> dic
             _private(dest / "tables" / f"{table.id}.json", json.dumps(doc, indent=1))
             lines.append(summary(table, archived))
             n += 1
+            progress.advance()
         runs = 0
         for path in sorted((Path(data_dir) / "runs").glob("*.json")):
             _private(dest / "runs" / path.name, path.read_text(encoding="utf-8"))
@@ -242,8 +246,8 @@ def _table_doc(doc: dict[str, Any], name: str, stem: str) -> dict[str, Any]:
     return rows
 
 
-def import_into(folder: str | os.PathLike[str], data_dir: str | os.PathLike[str]
-                ) -> dict[str, int]:
+def import_into(folder: str | os.PathLike[str], data_dir: str | os.PathLike[str],
+                progress: Progress | None = None) -> dict[str, int]:
     """Read an export folder into ``data_dir`` (made if new), all or nothing (issue 27 §9):
     returns what was added and skipped, or raises ``ArchiveError`` naming the file, with
     nothing written.
@@ -295,7 +299,7 @@ def import_into(folder: str | os.PathLike[str], data_dir: str | os.PathLike[str]
     finally:
         store.close()
     with tempfile.TemporaryDirectory(prefix=".import-", dir=root) as scratch:
-        _replayed(Path(scratch), root, run_files, fresh)
+        _replayed(Path(scratch), root, run_files, fresh, progress or Silent())
         added_runs = _commit(root, new_runs, fresh)
     return {"tables": len(fresh), "skipped": len(docs) - len(fresh), "runs": added_runs}
 
@@ -314,7 +318,7 @@ def _write_rows(store: Store, rows: dict[str, Any]) -> None:
 
 
 def _replayed(scratch: Path, root: Path, runs: dict[str, dict[str, Any]],
-              fresh: dict[str, dict[str, Any]]) -> None:
+              fresh: dict[str, dict[str, Any]], progress: Progress) -> None:
     """Write the new tables into a scratch data dir (with the data dir's runs and the
     export's) and rebuild each by replay; raises ``ArchiveError`` naming the file of one
     that does not replay."""
@@ -334,8 +338,10 @@ def _replayed(scratch: Path, root: Path, runs: dict[str, dict[str, Any]],
     finally:
         store.close()
     check = open_data_dir(scratch)
+    progress.grow(len(fresh))
     try:
         for name, rows in sorted(fresh.items()):
+            progress.advance()
             try:
                 check.tables.archived(rows["id"])
             except Refused as exc:

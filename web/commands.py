@@ -219,18 +219,22 @@ def _db(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from companion.progress import progress
     from web.archive import export
 
-    done = export(args.data_dir, args.out)
+    with progress(None, "exporting", "tables") as bar:
+        done = export(args.data_dir, args.out, bar)
     print(f"wrote {done['tables']} tables and {done['runs']} print runs to {args.out} "
           "(games.csv, tables/, runs/; it holds every token: keep it private)")
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
+    from companion.progress import progress
     from web.archive import import_into
 
-    done = import_into(args.folder, args.data_dir)
+    with progress(0, "replaying", "tables") as bar:
+        done = import_into(args.folder, args.data_dir, bar)
     print(f"imported {done['tables']} tables and {done['runs']} print runs into "
           f"{args.data_dir} ({done['skipped']} already there, unchanged)")
     return 0

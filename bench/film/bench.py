@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bench.film.referee import GameFigures, film_game
 from bench.film.script import missing_zones
+from companion.progress import progress
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -21,17 +22,20 @@ def run_bench(args: argparse.Namespace) -> int:
     if gaps and not args.json:
         print(f"note: the printed {args.game} mat has no zone {', '.join(gaps)} yet; those "
               "cards go to a spot off the mat, out of the camera's view")
-    for k in range(args.games):
-        figs = film_game(args.game, args.players, res=args.res, pace=args.pace,
-                         seed=args.seed + k, light=args.light, max_moves=args.max_moves,
-                         dump=dump)
-        games.append(figs)
-        if args.json:
-            print(json.dumps(figs.summary()), flush=True)
-        else:
-            print(_line(figs), flush=True)
-            for note in figs.notes[:10]:
-                print(f"  {note}", flush=True)
+    # A bar over the games (stderr, a terminal only); each game's line still prints.
+    with progress(args.games, "filming", "games", json_output=args.json) as bar:
+        for k in range(args.games):
+            figs = film_game(args.game, args.players, res=args.res, pace=args.pace,
+                             seed=args.seed + k, light=args.light, max_moves=args.max_moves,
+                             dump=dump)
+            games.append(figs)
+            if args.json:
+                print(json.dumps(figs.summary()), flush=True)
+            else:
+                print(_line(figs), flush=True)
+                for note in figs.notes[:10]:
+                    print(f"  {note}", flush=True)
+            bar.advance()
     total = _total(games)
     print(json.dumps(total) if args.json else _words(total), flush=True)
     return 0 if total["equal_pct"] == 100.0 and total["corrections"] == 0 else 1
