@@ -532,7 +532,7 @@ function diceTiles(a, fields, base) {
   }
   return h("div", {class: "dice-tiles" + (fields.length > 1 ? " pairs" : "")}, outcomes.map((o) =>
     h("button", {type: "button", class: "choice die", "data-action": a.type, "data-dice": JSON.stringify(o),
-      "aria-label": o.length > 1 ? `${o[0]} and ${o[1]}` : String(o[0]),
+      // No aria-label: the visible "1 + 2" is the name (label-content-name-mismatch).
       onclick: (ev) => post(a, {...base, ...Object.fromEntries(fields.map((f, i) => [f.name, o[i]]))}, ev.currentTarget)},
     o.map((n) => h("span", {class: "pip", "aria-hidden": "true"}, PIPS[n - 1])), h("b", {}, o.join(" + ")))));
 }
