@@ -11,9 +11,7 @@ referees it where it goes (``companion.protocol``). The protocol's zones are the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,22 +19,9 @@ from companion.engine import Match
 from companion.protocol import PROTOCOLS, blind_moves, markdown
 from companion.registry import GAMES, find_rules
 from companion.simulate import play_random
+from tests.companion.test_words_check import texts
 
-# View keys whose texts are words for players (as the words check reads them).
-WORDS = {"label", "text", "why", "prompt", "ruling", "undo", "from_words", "to_words",
-         "physical", "disabled", "effect", "effects", "hint", "confirm", "reason",
-         "last_adjudication", "pending"}
-
-
-def texts(value: Any, key: str | None = None) -> Iterator[str]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from texts(v, str(k))
-    elif isinstance(value, list):
-        for v in value:
-            yield from texts(v, key)
-    elif isinstance(value, str) and key in WORDS:
-        yield value
+# The words for players in a view, as the words check reads them (one walk, one key list).
 
 # What the issue found and the words before revision 3 said: each must be caught.
 OLD = [

@@ -3,7 +3,6 @@ the ruling it checks."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -11,19 +10,9 @@ import pytest
 from companion.engine import Match
 from companion.errors import CompanionError, IllegalPlay
 from companion.games.gemcomplete import RULES, GemState
-from companion.registry import new_match
 from companion.words import faults, plain
-
-
-def game(first: int = 1) -> Match[GemState]:
-    m: Match[GemState] = new_match("gemcomplete", ["Ana", "Ben"], rng=random.Random(5))
-    m.apply({"type": "first_player", "value": first})
-    return m
-
-
-def to_main(m: Match[GemState], seat: int) -> None:
-    m.apply({"type": "next", "seat": seat})
-    m.apply({"type": "next", "seat": seat})
+from tests.companion.test_gemcomplete_rulings import table as game
+from tests.companion.test_gemcomplete_rulings import to_main
 
 
 def copies(m: Match[GemState], face: str) -> list[str]:
