@@ -1,0 +1,281 @@
+"""A skill ladder (issue 30 §3): random, greedy and information-set search players at a few
+budgets meet head to head, and ``design.ratings`` ranks them.
+
+Players, each deciding from its own seat only (what ``companion.seatplay`` lets it see):
+
+- ``random``: any of the seat's legal events, equally likely;
+- ``greedy``: a one-step look-ahead. It draws one table the seat cannot tell from the real
+  one (``seatplay.resample``), plays each of its legal events on it and takes the one the
+  game's ``policy.value`` (or ``policy.judge``) rates best for it (ties: the first);
+- ``search N``: OpenSpiel's information-set MCTS (``open_spiel.python.algorithms.ismcts``,
+  ``design.spiel`` says why not the C++ bot) with ``N`` simulations per decision, each from
+  a freshly resampled table, leaves valued by one random playout to the end.
+
+The schedule: every pair of players meets in ``games`` games. At ``players`` seats the two
+sit alternately (a, b, a, ... in game 0; b, a, b, ... in game 1), so over two games each
+sits in every seat as often. A game's result is ``a``'s share of the win (its seats'
+share; 0.5 if nobody won): a game with several seats counts as one head-to-head result.
+
+Game ``k`` of pair ``(i, j)`` is seeded by ``(seed, i, j, k)`` alone: the same seed gives
+the same ladder with any number of processes.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import combinations
+from multiprocessing import get_context
+from typing import Any, Protocol
+
+import numpy as np
+from open_spiel.python.algorithms import ismcts
+
+from companion import seatplay
+from companion.errors import BadSetup
+from companion.playtest import POLICY_OF
+from design import ratings, spiel
+
+BUDGETS = (25, 100)  # simulations per decision of the search players (``bench ladder``)
+GAMES = 20  # games per pair
+UCT_C = 1.0  # returns span 1 (a win minus a fair share): c about 1 explores enough
+
+
+class Player(Protocol):
+    name: str
+
+    def act(self, state: spiel.CompanionState, rng: random.Random) -> int:
+        """The action (an index into the seat's legal events) the player takes."""
+        ...
+
+
+class Random:
+    name = "random"
+
+    def act(self, state: spiel.CompanionState, rng: random.Random) -> int:
+        return rng.randrange(len(state.events()))
+
+
+class Greedy:
+    """One-step look-ahead on one resampled table (the seat's own view only)."""
+
+    name = "greedy"
+
+    def __init__(self, game: str) -> None:
+        self.policy = POLICY_OF[game]
+
+    def act(self, state: spiel.CompanionState, rng: random.Random) -> int:
+        options = state.events()
+        if len(options) == 1:
+            return 0
+        seat = state.current_player() + 1
+        seen = seatplay.resample(state.table, seat, rng)
+        judge = getattr(self.policy, "judge", None)
+        best, best_value = 0, -float("inf")
+        for i, event in enumerate(options):
+            try:
+                after = seatplay.apply(seen, event)
+            except Exception:  # noqa: BLE001 (an option the rules refuse is no choice)
+                continue
+            v = (judge(seen.state, event, after.state, seat) if judge
+                 else self.policy.value(after.state, seat))
+            if v > best_value:
+                best, best_value = i, v
+        return best
+
+
+class Rollout:
+    """A leaf's value for OpenSpiel's search: one random playout of the table to its end
+    (straight on the table, not through OpenSpiel states: the cheap copies search needs).
+    The prior: every legal action alike."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def evaluate(self, state: spiel.CompanionState) -> np.ndarray[Any, Any]:
+        table, rng = state.table, self.rng
+        steps = state.steps
+        while not table.finished and steps < spiel.MAX_STEPS:
+            seat = seatplay.to_move(table)
+            if seat is None:
+                event = seatplay.chance(table, rng)
+                if event is None:
+                    break
+            else:
+                options = seatplay.moves(table, seat)
+                event = options[rng.randrange(len(options))]
+            table = seatplay.apply(table, event)
+            steps += 1
+        if not table.finished:
+            return np.zeros(table.players)
+        return np.array(seatplay.returns(table))
+
+    def prior(self, state: spiel.CompanionState) -> list[tuple[int, float]]:
+        actions = state.legal_actions()
+        return [(a, 1.0 / len(actions)) for a in actions]
+
+
+class Search:
+    """OpenSpiel's information-set MCTS with ``budget`` simulations per decision."""
+
+    def __init__(self, game: spiel.CompanionGame, budget: int) -> None:
+        if budget < 1:
+            raise BadSetup(f"a search budget is 1 simulation or more, got {budget}")
+        self.name = f"search {budget}"
+        self.game = game
+        self.budget = budget
+
+    def act(self, state: spiel.CompanionState, rng: random.Random) -> int:
+        if len(state.events()) == 1:
+            return 0
+        bot = ismcts.ISMCTSBot(
+            self.game, Rollout(rng), UCT_C, self.budget,
+            random_state=np.random.RandomState(rng.getrandbits(32)),
+            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        # The world samples come from the ladder's seeded generator, not OpenSpiel's
+        # unseeded sampler: the same seed, the same ladder.
+        bot.set_resampler(lambda s, player: s.resampled(player, rng))
+        return int(bot.step(state))
+
+
+def lineup(names: Sequence[str], budgets: Iterable[int]) -> list[str]:
+    """The ladder's players: random, greedy, then search at each budget (ascending)."""
+    return list(names) + [f"search {b}" for b in sorted(set(budgets))]
+
+
+def make_player(game: spiel.CompanionGame, name: str) -> Player:
+    if name == "random":
+        return Random()
+    if name == "greedy":
+        return Greedy(game.game)
+    kind, _, budget = name.partition(" ")
+    if kind == "search" and budget.isdigit():
+        return Search(game, int(budget))
+    raise BadSetup(f"there is no ladder player {name!r}")
+
+
+@dataclass(frozen=True)
+class Played:
+    """One ladder game: who sat where, the returns, whether it ended, its decisions."""
+
+    a: int
+    b: int
+    index: int
+    seats: tuple[int, ...]  # the player index in each seat
+    returns: tuple[float, ...]
+    finished: bool
+    decisions: int
+    steps: int
+
+    def score(self) -> float:
+        """Player ``a``'s share of the win (0.5 when nobody won)."""
+        shares = [r + 1.0 / len(self.returns) for r in self.returns]
+        if not self.finished or sum(shares) <= 0:
+            return 0.5
+        return sum(s for s, p in zip(shares, self.seats, strict=True) if p == self.a)
+
+
+def play(game: spiel.CompanionGame, players: Sequence[Player], a: int, b: int, index: int,
+         seed: int) -> Played:
+    """Game ``index`` between ``players[a]`` and ``players[b]`` (seated alternately)."""
+    n = game.num_players()
+    seats = tuple((a, b)[(s + index) % 2] for s in range(n))
+    rng = random.Random(f"ladder:{game.game}:{seed}:{a}:{b}:{index}")
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player < 0:  # chance: sampled straight from the table, as the engine would
+            event = seatplay.chance(state.table, rng)
+            if event is None:
+                raise BadSetup("the table has neither a seat to move nor chance")
+            state.play(event)
+            continue
+        action = players[seats[player]].act(state, rng)
+        state.apply_action(action)
+        decisions += 1
+    return Played(a, b, index, seats, tuple(state.returns()), state.table.finished,
+                  decisions, state.steps)
+
+
+def schedule(players: int, games: int) -> list[tuple[int, int, int]]:
+    """Every pair of ``players`` meeting ``games`` times: ``(a, b, index)``."""
+    return [(a, b, k) for a, b in combinations(range(players), 2) for k in range(games)]
+
+
+def _chunk(game: str, seats: int, names: Sequence[str], seed: int,
+           games: Sequence[tuple[int, int, int]]) -> list[Played]:
+    g = spiel.load(game, seats)
+    players = [make_player(g, n) for n in names]
+    return [play(g, players, a, b, k, seed) for a, b, k in games]
+
+
+@dataclass(frozen=True)
+class Run:
+    """A whole ladder: its games, its ratings, its wall time."""
+
+    game: str
+    seats: int
+    names: tuple[str, ...]
+    games: tuple[Played, ...]
+    ratings: ratings.Ladder
+    seconds: float
+    decisions: int  # in the games: 0 means nobody ever chose anything
+
+    def as_json(self) -> dict[str, Any]:
+        pair = ratings.scores(self.results(), len(self.names))
+        return {
+            "game": self.game, "players": self.seats, "ladder_players": list(self.names),
+            "games": len(self.games), "games_per_pair": len(self.games) // max(1, len(pair)),
+            "unfinished": sum(1 for g in self.games if not g.finished),
+            "decisions_per_game": round(self.decisions / max(1, len(self.games)), 1),
+            "seconds": round(self.seconds, 1),
+            **self.ratings.as_json(),
+            "head_to_head": [{"a": self.names[a], "b": self.names[b], "score_a": round(s, 3)}
+                             for (a, b), s in pair.items()],
+        }
+
+    def results(self) -> list[ratings.Result]:
+        return [ratings.Result(g.a, g.b, g.score()) for g in self.games]
+
+
+def run(game: str, seats: int = 2, budgets: Sequence[int] = BUDGETS, games: int = GAMES,
+        seed: int = 1, workers: int = 1, progress: Callable[[int], None] | None = None
+        ) -> Run:
+    """The ladder of ``game`` at ``seats`` seats: random, greedy and search at ``budgets``,
+    ``games`` games per pair, on ``workers`` processes. Raises ``BadSetup``."""
+    if not 2 <= games <= 10_000:
+        raise BadSetup(f"--ladder-games must be 2-10,000, got {games}")
+    if not budgets or any(b < 1 or b > 100_000 for b in budgets):
+        raise BadSetup(f"--ladder-budgets must be 1-100,000 simulations, got {list(budgets)}")
+    names = lineup(("random", "greedy"), budgets)
+    spiel.load(game, seats)  # a bad game or player count is refused here
+    todo = schedule(len(names), games)
+    t0 = time.perf_counter()
+    done: list[Played] = []
+    if workers <= 1:
+        for item in todo:
+            done += _chunk(game, seats, names, seed, [item])
+            if progress:
+                progress(1)
+    else:
+        # One game per task, the costly pairs (the last ones: search against search) first
+        # so that no core waits at the end; results are put back in schedule order.
+        order = sorted(range(len(todo)), key=lambda i: -i)
+        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+            futures = {i: pool.submit(_chunk, game, seats, names, seed, [todo[i]])
+                       for i in order}
+            got: dict[int, Played] = {}
+            for i in order:
+                got[i] = futures[i].result()[0]
+                if progress:
+                    progress(1)
+        done = [got[i] for i in range(len(todo))]
+    seconds = time.perf_counter() - t0
+    fitted = ratings.ladder(names, [ratings.Result(g.a, g.b, g.score()) for g in done],
+                            seed=seed)
+    return Run(game, seats, tuple(names), tuple(done), fitted, seconds,
+               sum(g.decisions for g in done))
