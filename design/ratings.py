@@ -99,7 +99,7 @@ class Ladder:
 
     def as_json(self) -> dict[str, object]:
         return {
-            "players": [{"name": n, "elo": round(e, 1), "low": round(lo, 1),
+            "ratings": [{"name": n, "elo": round(e, 1), "low": round(lo, 1),
                          "high": round(hi, 1)}
                         for n, e, lo, hi in zip(self.names, self.elo, self.low, self.high,
                                                 strict=True)],

@@ -52,11 +52,20 @@ class _Held:
     attribute; a table is immutable, so its copy is itself (else every clone would copy
     the rules and the set-up)."""
 
-    __slots__ = ("options", "table")
+    __slots__ = ("options", "seen", "table")
 
     def __init__(self, table: seatplay.Table) -> None:
         self.table = table
         self.options: list[Event] | None = None  # the next step's options, once listed
+        self.seen: dict[int, str] = {}  # each seat's observation, once made
+
+    def observation(self, seat: int) -> str:
+        """``seatplay.observation`` made once per seat (a search asks for it again and
+        again: it is the key of the search tree's nodes)."""
+        text = self.seen.get(seat)
+        if text is None:
+            text = self.seen[seat] = seatplay.observation(self.table, seat)
+        return text
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return self
@@ -138,7 +147,7 @@ class Observer:
         pass
 
     def string_from(self, state: CompanionState, player: int) -> str:
-        return seatplay.observation(state.table, player + 1)
+        return state._held.observation(player + 1)
 
 
 class CompanionState(pyspiel.State):  # type: ignore[misc]
