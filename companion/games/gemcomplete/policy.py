@@ -10,7 +10,7 @@ from companion.games.gemcomplete.state import GemState, is_gem
 
 DECISIONS = frozenset({"choose", "crush", "declare", "discard", "next", "play", "return",
                        "set"})
-CHOICES = 8
+SAMPLES = 2  # tables imagined per decision (``playtest._greedy``)
 ROUNDS = ("turns", "turns")
 
 

@@ -9,7 +9,7 @@ from companion.games.mountains.state import MountainsState
 
 DECISIONS = frozenset({"attack", "corner", "discard", "end", "move", "skill", "stairs",
                        "take"})
-CHOICES = 8
+SAMPLES = 2  # tables imagined per decision (``playtest._greedy``)
 ROUNDS = ("turns", "turns")
 
 

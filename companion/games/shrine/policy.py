@@ -12,7 +12,7 @@ from companion.games.shrine.adjudicate import influence
 from companion.games.shrine.state import ShrineState
 
 DECISIONS = frozenset({"bid", "pass", "pay"})
-CHOICES = 8
+SAMPLES = 2  # tables imagined per decision (``playtest._greedy``)
 ROUNDS = ("auctions", "auctions")
 INFLUENCE = 100.0  # one influence point against Oinks: points decide, Oinks break ties
 
