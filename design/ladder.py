@@ -4,9 +4,9 @@ budgets meet head to head, and ``design.ratings`` ranks them.
 Players, each deciding from its own seat only (what ``companion.seatplay`` lets it see):
 
 - ``random``: any of the seat's legal events, equally likely;
-- ``greedy``: a one-step look-ahead. It draws one table the seat cannot tell from the real
-  one (``seatplay.resample``), plays each of its legal events on it and takes the one the
-  game's ``policy.value`` (or ``policy.judge``) rates best for it (ties: the first);
+- ``greedy``: ``companion.playtest``'s one-step look-ahead: each legal event played on a
+  few tables the seat cannot tell from the real one (``seatplay.resample``), the one its
+  game's ``policy.value`` (or ``policy.judge``) rates best on average;
 - ``search N``: OpenSpiel's information-set MCTS (``open_spiel.python.algorithms.ismcts``,
   ``design.spiel`` says why not the C++ bot) with ``N`` simulations per decision, each from
   a freshly resampled table, leaves valued by one random playout to the end.
@@ -26,7 +26,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from multiprocessing import get_context
 from typing import Any, Protocol
@@ -34,9 +34,8 @@ from typing import Any, Protocol
 import numpy as np
 from open_spiel.python.algorithms import ismcts
 
-from companion import seatplay
+from companion import playtest, seatplay
 from companion.errors import BadSetup
-from companion.playtest import POLICY_OF
 from design import ratings, spiel
 
 BUDGETS = (25, 100)  # simulations per decision of the search players (``bench ladder``)
@@ -60,31 +59,21 @@ class Random:
 
 
 class Greedy:
-    """One-step look-ahead on one resampled table (the seat's own view only)."""
+    """``companion.playtest``'s greedy player: the move its game's policy rates best,
+    averaged over tables the seat cannot tell from the real one (its own seat only)."""
 
     name = "greedy"
 
-    def __init__(self, game: str) -> None:
-        self.policy = POLICY_OF[game]
+    def __init__(self, game: spiel.CompanionGame) -> None:
+        self.pt = game.pt
 
     def act(self, state: spiel.CompanionState, rng: random.Random) -> int:
         options = state.events()
         if len(options) == 1:
             return 0
-        seat = state.current_player() + 1
-        seen = seatplay.resample(state.table, seat, rng)
-        judge = getattr(self.policy, "judge", None)
-        best, best_value = 0, -float("inf")
-        for i, event in enumerate(options):
-            try:
-                after = seatplay.apply(seen, event)
-            except Exception:  # noqa: BLE001 (an option the rules refuse is no choice)
-                continue
-            v = (judge(seen.state, event, after.state, seat) if judge
-                 else self.policy.value(after.state, seat))
-            if v > best_value:
-                best, best_value = i, v
-        return best
+        chosen = playtest._greedy(self.pt, state.table, state.current_player() + 1,
+                                  options, rng)
+        return next(i for i, e in enumerate(options) if e is chosen)
 
 
 class Rollout:
@@ -150,7 +139,7 @@ def make_player(game: spiel.CompanionGame, name: str) -> Player:
     if name == "random":
         return Random()
     if name == "greedy":
-        return Greedy(game.game)
+        return Greedy(game)
     kind, _, budget = name.partition(" ")
     if kind == "search" and budget.isdigit():
         return Search(game, int(budget))
@@ -277,5 +266,9 @@ def run(game: str, seats: int = 2, budgets: Sequence[int] = BUDGETS, games: int 
     seconds = time.perf_counter() - t0
     fitted = ratings.ladder(names, [ratings.Result(g.a, g.b, g.score()) for g in done],
                             seed=seed)
+    if not any(g.decisions for g in done):
+        # Nobody chose anything (WuXing): the players are one player, whatever the dice
+        # said; no difference is claimed.
+        fitted = replace(fitted, better=frozenset(), chain=(0,))
     return Run(game, seats, tuple(names), tuple(done), fitted, seconds,
                sum(g.decisions for g in done))

@@ -9,8 +9,11 @@ first player (random = 0).
 
 Intervals: the games of each pair are resampled with replacement (a stratified bootstrap:
 every pair keeps its number of games), the ratings refitted; the 2.5 and 97.5 percentiles
-are the 95 % interval. Player ``b`` is *significantly better* than ``a`` when the 2.5
-percentile of ``elo[b] - elo[a]`` over the same resamples is above 0. The **skill depth**
+are the 95 % interval. Player ``b`` is *significantly better* than ``a`` when the
+``0.05 / pairs`` quantile of ``elo[b] - elo[a]`` over the same resamples is above 0: a
+one-sided test per pair with the family-wise error over all pairs held at 5 % (Bonferroni),
+so that among equal players a ladder claims a difference in at most 5 % of reports (the
+bootstrap takes ``20 * pairs`` resamples or more for that tail). The **skill depth**
 is the number of players in the longest chain each significantly better than the one
 before: 1 when nothing can be told apart, the number of players when every step shows.
 """
@@ -24,7 +27,8 @@ from dataclasses import dataclass
 
 ITERATIONS = 500
 TOLERANCE = 1e-10
-BOOTSTRAP = 400
+BOOTSTRAP = 400  # resamples at least (more for many pairs: see ``ladder``)
+ALPHA = 0.05  # family-wise, over every pair of players
 
 
 @dataclass(frozen=True)
@@ -140,15 +144,17 @@ def ladder(names: Sequence[str], results: Sequence[Result], seed: int = 1,
     for r in results:
         by_pair.setdefault((min(r.a, r.b), max(r.a, r.b)), []).append(r)
     rng = random.Random(seed)
+    pairs = max(1, players * (players - 1) // 2)
+    tail = ALPHA / pairs
     samples: list[list[float]] = []
-    for _ in range(bootstrap):
+    for _ in range(max(bootstrap, math.ceil(20 / tail))):
         drawn = [rs[rng.randrange(len(rs))] for _, rs in sorted(by_pair.items())
                  for _ in range(len(rs))]
         samples.append(fit(drawn, players))
     low = tuple(_percentile([s[i] for s in samples], 0.025) for i in range(players))
     high = tuple(_percentile([s[i] for s in samples], 0.975) for i in range(players))
     better = frozenset((b, a) for a in range(players) for b in range(players) if a != b
-                       and _percentile([s[b] - s[a] for s in samples], 0.025) > 0)
+                       and _percentile([s[b] - s[a] for s in samples], tail) > 0)
     order = sorted(range(players), key=lambda i: (elo[i], i))
     return Ladder(tuple(names), tuple(elo), low, high, better, longest_chain(order, better))
 

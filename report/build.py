@@ -14,6 +14,7 @@ from companion.playtest import POLICIES, Game, Playtest, decisions, figures
 from companion.progress import Progress
 from companion.registry import find_rules
 from report import html as page
+from report import ladder as report_ladder
 from report.run import recorded, simulate
 
 DECISION_GAMES = 1000  # games with one greedy player, at most: enough for a clear interval
@@ -35,11 +36,14 @@ class Request:
     decision_games: int | None = None
     playtest: Playtest | None = None  # a game outside the registry (tests)
     progress: Progress | None = None  # a bar on a terminal (companion.progress)
+    ladder: tuple[tuple[int, ...], int] | None = None  # --ladder: (budgets, games per pair)
 
     def steps(self) -> int:
         """Games the report plays in all (for a progress bar)."""
         sets = len(self.compare[1]) if self.compare else 1
-        return self.games * sets + min(self.games, self.decision_games or DECISION_GAMES)
+        ladder = report_ladder.games(self.players, *self.ladder) if self.ladder else 0
+        return (self.games * sets + min(self.games, self.decision_games or DECISION_GAMES)
+                + ladder)
 
     def check(self) -> None:
         """Raises ``BadSetup`` naming the first thing that cannot be played."""
@@ -125,6 +129,10 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
                     f"({page.pct(d['low'])}-{page.pct(d['high'])}) against a fair "
                     f"{page.pct(d['fair'])}.</p>" + page._img(page.decision_plot(d),
                                                               "greedy against random"))
+    if req.ladder is not None:
+        text, out["ladder"] = report_ladder.section(req.game, req.players, *req.ladder,
+                                                    req.seed, req.workers, req.progress)
+        sections.append(text)
     if req.from_data:
         by_players = recorded(req.from_data, req.game)
         real = by_players.get(req.players, [])

@@ -35,6 +35,12 @@ def register(cli: Any) -> None:
     p.add_argument("--workers", type=int, help="processes (default: every core)")
     p.add_argument("--decision-games", type=int, help="games with one greedy player "
                    "(default: --games, at most 1000)")
+    p.add_argument("--ladder", action="store_true", help="add a skill ladder: random, greedy "
+                   "and OpenSpiel search players rated (needs the design extra)")
+    p.add_argument("--ladder-budgets", default="25,100", metavar="N,N",
+                   help="the search players' simulations per decision (default 25,100)")
+    p.add_argument("--ladder-games", type=int, default=20, help="games per pair of ladder "
+                   "players (default 20)")
 
 
 def _value(text: str) -> Any:
@@ -42,6 +48,20 @@ def _value(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+
+
+def _ladder(args: argparse.Namespace) -> tuple[tuple[int, ...], int] | None:
+    """``--ladder``'s budgets and games; fails at once without OpenSpiel."""
+    if not args.ladder:
+        return None
+    from report.ladder import check
+
+    try:
+        budgets = tuple(int(b) for b in args.ladder_budgets.split(","))
+    except ValueError:
+        raise BadSetup(f"--ladder-budgets {args.ladder_budgets!r} is not N,N,...") from None
+    check(budgets, args.ladder_games)
+    return budgets, args.ladder_games
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -57,7 +77,8 @@ def _report(args: argparse.Namespace) -> int:
     if args.from_data and not os.path.isdir(args.from_data):
         raise BadSetup(f"--from-data {args.from_data!r} is not a folder")
     req = Request(args.game, args.players, args.games, args.seed, _options(args.option),
-                  compare, args.policy, args.from_data, args.workers, args.decision_games)
+                  compare, args.policy, args.from_data, args.workers, args.decision_games,
+                  ladder=_ladder(args))
     # Open the output before minutes of simulation, so an unwritable --out fails at once
     # (issue 30 §6).
     tmp = f"{args.out}.tmp"
