@@ -126,6 +126,13 @@ def register(cli: Any) -> None:
                     help="stop each game after M events of the direct game")
     fi.add_argument("--json", action="store_true", help="one JSON line per game and a total")
     fi.add_argument("--dump", metavar="DIR", help="save the frame of every card missed")
+    la = cli.bench("ladder", "a skill ladder's cost: random games/s through OpenSpiel, search "
+                   "simulations/s, the ladder's wall time (needs the design extra)", _ladder)
+    la.add_argument("game", choices=list(GAMES))
+    la.add_argument("--players", type=int, default=2)
+    la.add_argument("--budgets", default="10,40", help="search simulations (default 10,40)")
+    la.add_argument("--games", type=int, default=20, help="games per pair (default 20)")
+    la.add_argument("--workers", type=int, default=2)
 
 
 def _engine(args: argparse.Namespace) -> int:
@@ -143,6 +150,17 @@ def _report(args: argparse.Namespace) -> int:
     from bench.report import bench_report
 
     print(json.dumps(bench_report(args.game, args.players, args.games, args.policy)))
+    return 0
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    from report.ladder import check
+
+    budgets = [int(b) for b in args.budgets.split(",")]
+    check(budgets, args.games)
+    from bench.ladder import bench_ladder
+
+    print(json.dumps(bench_ladder(args.game, args.players, budgets, args.games, args.workers)))
     return 0
 
 

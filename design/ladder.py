@@ -38,7 +38,7 @@ from companion import playtest, seatplay
 from companion.errors import BadSetup
 from design import ratings, spiel
 
-BUDGETS = (25, 100)  # simulations per decision of the search players (``bench ladder``)
+BUDGETS = (10, 40)  # simulations per decision of the search players (``bench ladder``)
 GAMES = 20  # games per pair
 UCT_C = 1.0  # returns span 1 (a win minus a fair share): c about 1 explores enough
 
