@@ -18,13 +18,14 @@ from companion.seatplay import Table
 
 # (game, players) for every game at its smallest and a larger table.
 TABLES = [("wuxing", 2), ("wuxing", 4), ("godnum", 2), ("godnum", 4), ("shrine", 2),
-          ("shrine", 4), ("gemcomplete", 2)]
+          ("shrine", 4), ("gemcomplete", 2),
+          ("mountains", 2), ("mountains", 4)]
 # Tables where a seat's decision has nothing hidden to imagine: WuXing (no decisions), and
 # two-seat Shrine (the other seat's Oinks are the table's totals less one's own, SK-6).
 # Events whose cards come from the sender's hand (a decided ``scan``: a card an effect took
 # from the hand, chosen by its owner, Gem Complete).
-HAND_PLAYS = {"play", "set", "discard", "scan"}
-OPEN = {("wuxing", 2), ("wuxing", 4), ("shrine", 2)}
+HAND_PLAYS = {"play", "set", "discard", "scan", "attack"}
+OPEN = {("wuxing", 2), ("wuxing", 4), ("shrine", 2), ("mountains", 2), ("mountains", 4)}
 
 
 def _pt(game: str, players: int) -> Playtest:
@@ -59,7 +60,15 @@ def _play(event: object) -> dict[str, object]:
 def _cards(event: object) -> set[str]:
     assert isinstance(event, dict)
     out = {event["card"]} if isinstance(event.get("card"), str) else set()
+    out |= {str(s["card"]) for s in event.get("strikes", [])}  # Mountains' weapons
     return out | {c for c in event.get("cards", []) if isinstance(c, str)}
+
+
+def holds(table: Table, seat: int) -> frozenset[str]:
+    """What ``seat`` holds: its hand (Mountains: its weapons, face up in front of it)."""
+    if table.setup.game == "mountains":
+        return frozenset(table.state.player(seat).weapons)
+    return table.hand(seat)
 
 
 def held(table: Table, seat: int) -> frozenset[str]:
@@ -107,7 +116,7 @@ def test_a_player_plays_only_cards_it_holds_and_keeps_its_hand(game: str,
             seat = event.get("seat")
             if "decided" in event and event["type"] in HAND_PLAYS:
                 assert isinstance(seat, int)
-                assert _cards(event) <= table.hand(seat), f"{event} not from {table.hand(seat)}"
+                assert _cards(event) <= holds(table, seat), f"{event} not from {holds(table, seat)}"
             for s in range(1, players + 1):
                 gone = table.hand(s) - after.hand(s)
                 # A card leaves a hand only when its seat plays or discards it, or the seat
