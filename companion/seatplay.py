@@ -210,12 +210,9 @@ def model(game: str) -> Seats:
     """The seat model of ``game`` (``Open`` for a game outside the registry)."""
     found = _MODELS.get(game)
     if found is None:
-        name = f"companion.games.{game}.seatplay"
-        try:
-            found = importlib.import_module(name).SEATS if game in GAMES else Open()
-        except ModuleNotFoundError as exc:  # a game whose seat model is still to come
-            if exc.name != name:
-                raise
+        if game in GAMES:  # imported when first played: the engines stay apart
+            found = importlib.import_module(f"companion.games.{game}.seatplay").SEATS
+        else:
             found = Open()
         _MODELS[game] = found
     return found

@@ -18,18 +18,24 @@ from companion.seatplay import Table
 
 # (game, players) for every game at its smallest and a larger table.
 TABLES = [("wuxing", 2), ("wuxing", 4), ("godnum", 2), ("godnum", 4), ("shrine", 2),
-          ("shrine", 4)]
+          ("shrine", 4), ("gemcomplete", 2),
+          ("mountains", 2), ("mountains", 4)]
 # Tables where a seat's decision has nothing hidden to imagine: WuXing (no decisions), and
 # two-seat Shrine (the other seat's Oinks are the table's totals less one's own, SK-6).
-OPEN = {("wuxing", 2), ("wuxing", 4), ("shrine", 2)}
+# Events whose cards come from the sender's hand (a decided ``scan``: a card an effect took
+# from the hand, chosen by its owner, Gem Complete).
+HAND_PLAYS = {"play", "set", "discard", "scan", "attack"}
+OPEN = {("wuxing", 2), ("wuxing", 4), ("shrine", 2), ("mountains", 2), ("mountains", 4)}
 
 
 def _pt(game: str, players: int) -> Playtest:
     return Playtest.of(game, players)
 
 
-def walk(pt: Playtest, seed: int, limit: int = 3000) -> Iterator[tuple[Table, object]]:
-    """Each table of one random game with the event played on it (uniform moves)."""
+def walk(pt: Playtest, seed: int, limit: int = 3000
+         ) -> Iterator[tuple[Table, dict[str, object]]]:
+    """Each table of one random game with the event played on it (uniform moves); a
+    seat's decision carries ``"decided": seat`` beside the event (``_play`` drops it)."""
     rng = random.Random(seed)
     table = seatplay.deal(pt, rng)
     for _ in range(limit):
@@ -41,15 +47,28 @@ def walk(pt: Playtest, seed: int, limit: int = 3000) -> Iterator[tuple[Table, ob
             assert seat is not None, "neither chance nor a seat is next, yet not finished"
             options = seatplay.moves(table, seat)
             assert options, f"seat {seat} is to move and has no move"
-            event = options[rng.randrange(len(options))]
-        yield table, event
-        table = seatplay.apply(table, event)
+            event = {**options[rng.randrange(len(options))], "decided": seat}
+        yield table, dict(event)
+        table = seatplay.apply(table, _play(event))
+
+
+def _play(event: object) -> dict[str, object]:
+    assert isinstance(event, dict)
+    return {k: v for k, v in event.items() if k != "decided"}
 
 
 def _cards(event: object) -> set[str]:
     assert isinstance(event, dict)
     out = {event["card"]} if isinstance(event.get("card"), str) else set()
+    out |= {str(s["card"]) for s in event.get("strikes", [])}  # Mountains' weapons
     return out | {c for c in event.get("cards", []) if isinstance(c, str)}
+
+
+def holds(table: Table, seat: int) -> frozenset[str]:
+    """What ``seat`` holds: its hand (Mountains: its weapons, face up in front of it)."""
+    if table.setup.game == "mountains":
+        return frozenset(table.state.player(seat).weapons)
+    return table.hand(seat)
 
 
 def held(table: Table, seat: int) -> frozenset[str]:
@@ -57,6 +76,9 @@ def held(table: Table, seat: int) -> frozenset[str]:
     if table.setup.game == "godnum":
         from companion.games.godnum.seatplay import holdable
         return holdable(table, seat)
+    if table.setup.game == "gemcomplete":
+        from companion.games.gemcomplete.seatplay import holdable as gem_holdable
+        return gem_holdable(table, seat)
     return frozenset()
 
 
@@ -90,18 +112,18 @@ def test_a_player_plays_only_cards_it_holds_and_keeps_its_hand(game: str,
     pt = _pt(game, players)
     for seed in range(4):
         for table, event in walk(pt, 100 + seed):
-            after = seatplay.apply(table, event)
-            seat = event.get("seat") if isinstance(event, dict) else None
-            if event["type"] != seatplay.DEAL and isinstance(seat, int) and game != "wuxing":
-                assert _cards(event) <= table.hand(seat), f"{event} not from {table.hand(seat)}"
+            after = seatplay.apply(table, _play(event))
+            seat = event.get("seat")
+            if "decided" in event and event["type"] in HAND_PLAYS:
+                assert isinstance(seat, int)
+                assert _cards(event) <= holds(table, seat), f"{event} not from {holds(table, seat)}"
             for s in range(1, players + 1):
                 gone = table.hand(s) - after.hand(s)
                 # A card leaves a hand only when its seat plays or discards it, or the seat
                 # is out of the game.
                 out = after.state.legion(s).eliminated if game == "godnum" else False
                 assert out or gone <= (_cards(event) if seat == s else set()), (event, gone)
-                if event["type"] != seatplay.DEAL:
-                    assert after.hand(s) <= table.hand(s) | held(table, s)
+                assert after.hand(s) <= held(after, s)  # the engine agrees it may be held
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES)
@@ -133,6 +155,10 @@ def test_every_card_is_in_exactly_one_place(game: str, players: int) -> None:
         assert sum(len(h) for h in hands) == len(frozenset().union(*hands))  # disjoint
         for s, hand in enumerate(hands, 1):
             assert hand <= held(table, s)
+            assert table.seats.owed(table, s) >= 0  # never more cards than the engine counts
+            if game == "gemcomplete":  # a held card is among the seat's unseen ones (GC-2)
+                assert all(places.get(c, "unknown") in ("unknown", f"unknown:{s}")
+                           for c in hand)
             if game == "godnum":
                 lg = table.state.legion(s)
                 assert len(hand) <= lg.hand_count

@@ -9,7 +9,7 @@ from companion.games.mountains.state import MountainsState
 
 DECISIONS = frozenset({"attack", "corner", "discard", "end", "move", "skill", "stairs",
                        "take"})
-SAMPLES = 2  # tables imagined per decision (``playtest._greedy``)
+SAMPLES = 1  # nothing is hidden to imagine (``seatplay``): one table is the table
 ROUNDS = ("turns", "turns")
 
 
