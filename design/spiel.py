@@ -83,11 +83,12 @@ def playtest(game: str, players: int) -> Playtest:
 
 
 def bound(game: str, players: int) -> int:
-    """The fixed number of distinct actions (and of chance outcomes) of ``game``: every
-    card of the table twice over, and at least 256 (a seat's options are its cards, each
-    to a few places; a chance node's outcomes are at most the cards, a die's faces, the
+    """The fixed number of distinct actions (and of chance outcomes) of ``game``: 1,024, or
+    every card of the table twice over if more. Measured in random games: at most 36
+    options at a God Num decision, 69 in Shrine, 29 in Gem Complete, 363 in Mountains &
+    Rivers at 4 seats (moves times targets); at most 88 chance outcomes (WuXing at 6
     seats). A table that offers more raises ``BadSetup`` at once."""
-    return max(256, 2 * len(playtest(game, players).setup.cards))
+    return max(1024, 2 * len(playtest(game, players).setup.cards))
 
 
 def _game_type(game: str) -> pyspiel.GameType:
