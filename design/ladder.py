@@ -210,7 +210,7 @@ class Run:
     seats: int
     names: tuple[str, ...]
     games: tuple[Played, ...]
-    ratings: ratings.Ladder
+    fitted: ratings.Ladder
     seconds: float
     decisions: int  # in the games: 0 means nobody ever chose anything
 
@@ -222,7 +222,7 @@ class Run:
             "unfinished": sum(1 for g in self.games if not g.finished),
             "decisions_per_game": round(self.decisions / max(1, len(self.games)), 1),
             "seconds": round(self.seconds, 1),
-            **self.ratings.as_json(),
+            **self.fitted.as_json(),
             "head_to_head": [{"a": self.names[a], "b": self.names[b], "score_a": round(s, 3)}
                              for (a, b), s in pair.items()],
         }

@@ -17,7 +17,7 @@ environment: nobody decides anything in it (every card shown is the deck's top c
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -38,7 +38,7 @@ def decode(observation: np.ndarray[Any, Any]) -> str:
 class TableEnv(AECEnv):  # type: ignore[misc]
     """One game at ``players`` seats; agents ``seat_1`` ... ``seat_N``."""
 
-    metadata = {"render_modes": ["ansi"], "name": "companion_table_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "companion_table_v0",
                 "is_parallelizable": False}
 
     def __init__(self, game: str, players: int = 2, render_mode: str | None = None) -> None:

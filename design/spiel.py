@@ -280,7 +280,7 @@ def game_class(game: str) -> type[CompanionGame]:
 _REGISTERED: set[str] = set()
 
 
-def register(games: Sequence[str] = GAMES) -> None:
+def register(games: Sequence[str] = tuple(GAMES)) -> None:
     """Register ``companion_<game>`` with OpenSpiel for each of ``games`` (once)."""
     for game in games:
         if game not in GAMES:

@@ -13,7 +13,7 @@ from typing import Any
 from companion.errors import BadSetup
 from companion.progress import Progress, Silent
 from design import INSTALL_HINT
-from report.html import ACCENT, MUTED, WARN, _img, _png, plt
+from report.html import ACCENT, MUTED, WARN, _img, _png
 from report.run import workers_here
 
 
@@ -51,6 +51,8 @@ def depth_sentence(data: Mapping[str, Any]) -> str:
 
 def plot(data: Mapping[str, Any]) -> str:
     """Each player's rating with its 95 % interval."""
+    import matplotlib.pyplot as plt  # report.html chose the backend (Agg) on import
+
     rows = data["ratings"]
     fig, ax = plt.subplots(figsize=(6.5, 0.5 + 0.45 * len(rows)))
     ys = list(range(len(rows)))

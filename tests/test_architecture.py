@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN_IN_COMPANION = {
     "cv2", "flask", "werkzeug", "reportlab", "waitress", "pyzbar", "zxingcpp", "qrcode",
     "PIL", "numpy", "printables", "cv", "web", "companion_cli",
+    "design", "report", "pyspiel", "open_spiel", "pettingzoo", "matplotlib",
 }
 
 
@@ -34,8 +35,8 @@ def imported_roots(path: Path) -> set[str]:
     return roots
 
 
-PACKAGES = ("companion", "printables", "cv", "web", "report", "bench")
-PRODUCT = ("companion", "printables", "cv", "web", "report")
+PACKAGES = ("companion", "printables", "cv", "web", "report", "design", "bench")
+PRODUCT = ("companion", "printables", "cv", "web", "report", "design")
 
 
 def module_name(path: Path) -> str:
@@ -141,9 +142,11 @@ def test_product_never_imports_bench(package: str) -> None:
 
 # Who may import whom besides itself. web reads phone photos and phone cameras with cv's
 # decoder (issue 13); report reads recorded games through web's store (issue 22); cv never
-# imports web or printables.
+# imports web or printables. design (the OpenSpiel and PettingZoo adapters, issue 30 §3)
+# stands on companion alone; report draws its skill ladder from it.
 ALLOWED = {"companion": set(), "printables": {"companion"}, "cv": {"companion"},
-           "web": {"companion", "cv"}, "report": {"companion", "web"}}
+           "web": {"companion", "cv"}, "report": {"companion", "web", "design"},
+           "design": {"companion"}}
 
 
 @pytest.mark.parametrize("package", PRODUCT)
