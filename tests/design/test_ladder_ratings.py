@@ -61,5 +61,5 @@ def test_longest_chain_follows_only_significant_steps() -> None:
 
 @pytest.mark.parametrize("bad", [Result(0, 0, 1.0), Result(0, 3, 1.0), Result(0, 1, 1.5)])
 def test_a_bad_result_is_refused(bad: Result) -> None:
-    with pytest.raises(ValueError, match="result|score"):
+    with pytest.raises(ValueError, match=r"result|score"):
         fit([bad], 2)
