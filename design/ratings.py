@@ -7,9 +7,11 @@ adds one drawn game to every pair that met, so a player that won every game gets
 but finite rating. Ratings are Elo points (400 log10 of the strength ratio) anchored at the
 first player (random = 0).
 
-Intervals: the games of each pair are resampled with replacement (a stratified bootstrap:
-every pair keeps its number of games), the ratings refitted; the 2.5 and 97.5 percentiles
-are the 95 % interval. Player ``b`` is *significantly better* than ``a`` when the
+Intervals: a parametric bootstrap. Each pair's games are drawn again from the fitted model
+(every pair keeps its number of games), the ratings refitted; the 2.5 and 97.5
+percentiles are the 95 % interval. (Resampling the games themselves gives a pair that went
+20-0 the same 20-0 in every resample: an interval of a few points around a rating the
+data barely bound.) Player ``b`` is *significantly better* than ``a`` when the
 ``0.05 / (2 pairs)`` quantile of ``elo[b] - elo[a]`` over the same resamples is above 0:
 both directions of every pair tested with the family-wise error held at 5 % (Bonferroni),
 so that among equal players a ladder claims a difference in at most 5 % of reports (the
@@ -152,7 +154,11 @@ def ladder(names: Sequence[str], results: Sequence[Result], seed: int = 1,
         by_pair.setdefault((a, b), []).append(r.score if r.a == a else 1.0 - r.score)
     for (a, b), got in sorted(by_pair.items()):
         n = len(got)
-        drawn = np.asarray(got)[rng.integers(0, n, size=(draws, n))].sum(axis=1)
+        # Parametric: each pair's games drawn again from the fitted model. Resampling the
+        # games themselves would give a pair that went 20-0 the same 20-0 every time, and
+        # an interval of a few points around a rating the data barely bound.
+        p = 1.0 / (1.0 + 10.0 ** ((elo[b] - elo[a]) / 400.0))
+        drawn = rng.binomial(n, p, size=draws).astype(float)
         wins[:, a, b] = drawn
         wins[:, b, a] = n - drawn
         games[:, a, b] = games[:, b, a] = n

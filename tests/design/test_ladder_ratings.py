@@ -34,7 +34,7 @@ def test_the_fit_finds_the_true_ratings_within_its_intervals() -> None:
 
 def test_equal_players_rarely_make_a_ladder() -> None:
     """Among four equal players the family-wise test claims a difference in at most about
-    5 % of ladders (here: at most 2 of 20; 9 of 200 when measured, and 7 of 200 with two
+    5 % of ladders (here: at most 2 of 20; 6 of 200 when measured, and 7 of 200 with two
     players)."""
     claimed = sum(ladder(list("abcd"), _games([0.0] * 4, 30, seed), seed=seed,
                          bootstrap=200).depth > 1 for seed in range(20))
