@@ -126,11 +126,13 @@ class Ladder:
 def longest_chain(order: Sequence[int], better: frozenset[tuple[int, int]]) -> tuple[int, ...]:
     """The longest chain ``x1 < x2 < ...`` with each ``(x[k+1], x[k])`` in ``better``;
     ``order``: the players weakest first (the relation only points up that order)."""
+    rank = {p: k for k, p in enumerate(order)}
     best: dict[int, tuple[int, ...]] = {}
     for k, i in enumerate(order):
         prev = [best[j] for j in order[:k] if (i, j) in better]
-        best[i] = (*max(prev, key=len, default=()), i)
-    return max(best.values(), key=len, default=())
+        # Of equally long chains, the one whose top is rated highest (the closest step).
+        best[i] = (*max(prev, key=lambda c: (len(c), rank[c[-1]]), default=()), i)
+    return max(best.values(), key=lambda c: (len(c), rank[c[-1]]), default=())
 
 
 def ladder(names: Sequence[str], results: Sequence[Result], seed: int = 1,

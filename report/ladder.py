@@ -59,10 +59,12 @@ def plot(data: Mapping[str, Any]) -> str:
     elo = [r["elo"] for r in rows]
     err = [[r["elo"] - r["low"] for r in rows], [r["high"] - r["elo"] for r in rows]]
     chain = set(data["chain"]) if data["skill_depth"] > 1 else set()
-    ax.errorbar(elo, ys, xerr=err, fmt="o", color=ACCENT, ecolor=MUTED, capsize=4)
-    for y, r in zip(ys, rows, strict=True):
-        if r["name"] in chain:
-            ax.plot([r["elo"]], [y], "o", color=WARN)
+    ax.errorbar(elo, ys, xerr=err, fmt="none", ecolor=MUTED, capsize=4, zorder=1)
+    colors = [WARN if r["name"] in chain else ACCENT for r in rows]
+    ax.scatter(elo, ys, c=colors, s=40, zorder=3)
+    if chain:
+        ax.scatter([], [], c=WARN, s=40, label="the skill chain")
+        ax.legend(fontsize=8, loc="lower right")
     ax.axvline(0, color=MUTED, linestyle="--", linewidth=1)
     ax.set_yticks(ys)
     ax.set_yticklabels([r["name"] for r in rows])
@@ -97,18 +99,19 @@ def section(game: str, players: int, budgets: Sequence[int], per_pair: int, seed
     bar = progress or Silent()
     run = ladder.run(game, players, budgets, per_pair, seed, workers or workers_here(),
                      bar.advance)
-    data = run.as_json()
+    # No wall time in the report: same seed, same file (``bench ladder`` times it).
+    data = {k: v for k, v in run.as_json().items() if k != "seconds"}
     warn = data["skill_depth"] <= 1 and data["decisions_per_game"] > 0
     parts = [
         "<h2>Skill ladder</h2>",
         f"<p class='muted'>{len(data['ladder_players'])} players, every pair in "
         f"{data['games_per_pair']} games at {players} seats (they sit alternately), "
-        f"{data['decisions_per_game']} decisions a game, {data['seconds']:.0f} s. "
+        f"{data['decisions_per_game']} decisions a game. "
         "<i>random</i> plays any legal move; <i>greedy</i> looks one step ahead on tables "
         "it cannot tell from the real one; <i>search N</i> is OpenSpiel's information-set "
         "Monte Carlo tree search with N simulations a decision. Every player sees only its "
-        "own seat. Ratings: a Bradley-Terry fit on the Elo scale, intervals from a "
-        "bootstrap of the games.</p>",
+        "own seat. Ratings: a Bradley-Terry fit on the Elo scale (random = 0), intervals "
+        "from a parametric bootstrap.</p>",
         f"<p class='verdict{' warn' if warn else ''}'>{html.escape(depth_sentence(data))}</p>",
         _img(plot(data), "skill ladder ratings with intervals"),
         _table(data),

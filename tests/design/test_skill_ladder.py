@@ -62,6 +62,7 @@ def test_the_report_carries_a_skill_ladder_section_and_its_json() -> None:
     assert [r["name"] for r in data["ratings"]] == ["random", "greedy", "search 3"]
     assert all(r["low"] <= r["elo"] <= r["high"] for r in data["ratings"])
     json.dumps(figures)  # --json prints every figure
+    assert build(req)[0] == text  # same seed, same file: no clock in it
 
 
 def test_without_openspiel_the_ladder_fails_at_once_saying_how_to_install(
