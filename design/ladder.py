@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -195,9 +195,9 @@ def schedule(players: int, games: int) -> list[tuple[int, int, int]]:
     return [(a, b, k) for a, b in combinations(range(players), 2) for k in range(games)]
 
 
-def _chunk(game: str, seats: int, names: Sequence[str], seed: int,
-           games: Sequence[tuple[int, int, int]]) -> list[Played]:
-    g = spiel.load(game, seats)
+def _chunk(game: str, seats: int, options: Mapping[str, Any], names: Sequence[str],
+           seed: int, games: Sequence[tuple[int, int, int]]) -> list[Played]:
+    g = spiel.load(game, seats, options)
     players = [make_player(g, n) for n in names]
     return [play(g, players, a, b, k, seed) for a, b, k in games]
 
@@ -232,22 +232,24 @@ class Run:
 
 
 def run(game: str, seats: int = 2, budgets: Sequence[int] = BUDGETS, games: int = GAMES,
-        seed: int = 1, workers: int = 1, progress: Callable[[int], None] | None = None
-        ) -> Run:
-    """The ladder of ``game`` at ``seats`` seats: random, greedy and search at ``budgets``,
-    ``games`` games per pair, on ``workers`` processes. Raises ``BadSetup``."""
+        seed: int = 1, workers: int = 1, progress: Callable[[int], None] | None = None,
+        options: Mapping[str, Any] | None = None) -> Run:
+    """The ladder of ``game`` at ``seats`` seats (with the ruling ``options``): random,
+    greedy and search at ``budgets``, ``games`` games per pair, on ``workers`` processes.
+    Raises ``BadSetup``."""
+    options = dict(options or {})
     if not 2 <= games <= 10_000:
         raise BadSetup(f"--ladder-games must be 2-10,000, got {games}")
     if not budgets or any(b < 1 or b > 100_000 for b in budgets):
         raise BadSetup(f"--ladder-budgets must be 1-100,000 simulations, got {list(budgets)}")
     names = lineup(("random", "greedy"), budgets)
-    spiel.load(game, seats)  # a bad game or player count is refused here
+    spiel.load(game, seats, options)  # a bad game, count or option is refused here
     todo = schedule(len(names), games)
     t0 = time.perf_counter()
     done: list[Played] = []
     if workers <= 1:
         for item in todo:
-            done += _chunk(game, seats, names, seed, [item])
+            done += _chunk(game, seats, options, names, seed, [item])
             if progress:
                 progress(1)
     else:
@@ -255,7 +257,7 @@ def run(game: str, seats: int = 2, budgets: Sequence[int] = BUDGETS, games: int 
         # so that no core waits at the end; results are put back in schedule order.
         order = sorted(range(len(todo)), key=lambda i: -i)
         with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-            futures = {i: pool.submit(_chunk, game, seats, names, seed, [todo[i]])
+            futures = {i: pool.submit(_chunk, game, seats, options, names, seed, [todo[i]])
                        for i in order}
             got: dict[int, Played] = {}
             for i in order:

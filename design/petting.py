@@ -17,6 +17,7 @@ environment: nobody decides anything in it (every card shown is the deck's top c
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -41,14 +42,15 @@ class TableEnv(AECEnv):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "companion_table_v0",
                 "is_parallelizable": False}
 
-    def __init__(self, game: str, players: int = 2, render_mode: str | None = None) -> None:
+    def __init__(self, game: str, players: int = 2, render_mode: str | None = None,
+                 options: Mapping[str, Any] | None = None) -> None:
         super().__init__()
         if game == "wuxing":
             raise BadSetup("WuXing has no decision a player makes (every card shown is the "
                            "deck's top card): there is nothing to train")
         if render_mode not in (None, "ansi"):
             raise BadSetup(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.game = spiel.load(game, players)
+        self.game = spiel.load(game, players, options)
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{s}" for s in range(1, players + 1)]
         n = self.game.num_distinct_actions()
@@ -139,6 +141,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(game: str, players: int = 2, render_mode: str | None = None) -> TableEnv:
-    """PettingZoo's usual entry point: ``env("godnum", 3)``."""
-    return TableEnv(game, players, render_mode)
+def env(game: str, players: int = 2, render_mode: str | None = None,
+        options: Mapping[str, Any] | None = None) -> TableEnv:
+    """PettingZoo's usual entry point: ``env("godnum", 3)`` (``options``: the rulings')."""
+    return TableEnv(game, players, render_mode, options)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -77,9 +77,16 @@ def event_text(event: Event) -> str:
 
 
 @lru_cache(maxsize=32)
-def playtest(game: str, players: int) -> Playtest:
-    """The registered ``game``'s playtest with ``players`` seats (default options)."""
-    return Playtest.of(game, players)
+def playtest(game: str, players: int, options: str = "{}") -> Playtest:
+    """The registered ``game``'s playtest with ``players`` seats and ``options`` (the
+    ruling options as a JSON object; raises ``BadSetup`` for a bad one)."""
+    try:
+        chosen = json.loads(options)
+    except json.JSONDecodeError:
+        raise BadSetup(f"options must be a JSON object, got {options!r}") from None
+    if not isinstance(chosen, dict):
+        raise BadSetup(f"options must be a JSON object, got {options!r}")
+    return Playtest.of(game, players, chosen)
 
 
 def bound(game: str, players: int) -> int:
@@ -88,7 +95,7 @@ def bound(game: str, players: int) -> int:
     options at a God Num decision, 69 in Shrine, 29 in Gem Complete, 363 in Mountains &
     Rivers at 4 seats (moves times targets); at most 88 chance outcomes (WuXing at 6
     seats). A table that offers more raises ``BadSetup`` at once."""
-    return max(1024, 2 * len(playtest(game, players).setup.cards))
+    return max(1024, 2 * len(playtest(game, players).setup.cards))  # options add no cards
 
 
 def _game_type(game: str) -> pyspiel.GameType:
@@ -106,7 +113,7 @@ def _game_type(game: str) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=False,
-        parameter_specification={"players": 2},
+        parameter_specification={"players": 2, "options": "{}"},
     )
 
 
@@ -115,15 +122,16 @@ class CompanionGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None, *, game: str = "") -> None:
         players = int((params or {}).get("players", 2))
+        options = str((params or {}).get("options", "{}"))
         if not 2 <= players <= 8:
             raise BadSetup(f"players must be 2-8, got {players}")
-        pt = playtest(game, players)  # raises BadSetup for a player count the game refuses
+        pt = playtest(game, players, options)  # BadSetup: a count or option it refuses
         n = bound(game, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=n, max_chance_outcomes=n, num_players=players,
             min_utility=-1.0 / players, max_utility=1.0 - 1.0 / players, utility_sum=0.0,
             max_game_length=MAX_STEPS)
-        super().__init__(_game_type(game), info, params or {"players": players})
+        super().__init__(_game_type(game), info, {"players": players, "options": options})
         self.game = game
         self.pt = pt
         self.actions = n
@@ -290,10 +298,14 @@ def register(games: Sequence[str] = tuple(GAMES)) -> None:
             _REGISTERED.add(game)
 
 
-def load(game: str, players: int = 2) -> CompanionGame:
-    """``companion_<game>(players=N)`` through ``pyspiel.load_game`` (registered first)."""
+def load(game: str, players: int = 2, options: Mapping[str, Any] | None = None
+         ) -> CompanionGame:
+    """``companion_<game>(players=N)`` through ``pyspiel.load_game`` (registered first),
+    with the ruling ``options`` (``options`` parameter: a JSON object)."""
     if not isinstance(players, int) or isinstance(players, bool):
         raise BadSetup(f"players must be a whole number, got {players!r}")
     register([game])
-    loaded: CompanionGame = pyspiel.load_game(f"{PREFIX}{game}(players={players})")
+    text = json.dumps(dict(options or {}), sort_keys=True, separators=(",", ":"))
+    loaded: CompanionGame = pyspiel.load_game(f"{PREFIX}{game}",
+                                              {"players": players, "options": text})
     return loaded

@@ -131,7 +131,8 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
                                                               "greedy against random"))
     if req.ladder is not None:
         text, out["ladder"] = report_ladder.section(req.game, req.players, *req.ladder,
-                                                    req.seed, req.workers, req.progress)
+                                                    req.seed, req.workers, req.progress,
+                                                    req.options)
         sections.append(text)
     if req.from_data:
         by_players = recorded(req.from_data, req.game)

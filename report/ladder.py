@@ -90,15 +90,16 @@ def _pairs(data: Mapping[str, Any]) -> str:
 
 
 def section(game: str, players: int, budgets: Sequence[int], per_pair: int, seed: int,
-            workers: int | None = None, progress: Progress | None = None
-            ) -> tuple[str, dict[str, Any]]:
-    """The ladder's HTML section and its figures (``--json``'s ``ladder``)."""
+            workers: int | None = None, progress: Progress | None = None,
+            options: Mapping[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """The ladder's HTML section and its figures (``--json``'s ``ladder``), with the
+    report's ruling ``options``."""
     check(budgets, per_pair)
     from design import ladder  # OpenSpiel loads only for a ladder
 
     bar = progress or Silent()
     run = ladder.run(game, players, budgets, per_pair, seed, workers or workers_here(),
-                     bar.advance)
+                     bar.advance, options)
     # No wall time in the report: same seed, same file (``bench ladder`` times it).
     data = {k: v for k, v in run.as_json().items() if k != "seconds"}
     warn = data["skill_depth"] <= 1 and data["decisions_per_game"] > 0

@@ -30,6 +30,7 @@ def test_openspiel_random_simulation_test_passes(game: str) -> None:
 @pytest.mark.parametrize(("game", "players"), [("godnum", 4), ("shrine", 3),
                                                ("mountains", 3), ("wuxing", 5)])
 def test_random_simulation_test_passes_with_more_seats(game: str, players: int) -> None:
+    spiel.register()
     g = pyspiel.load_game(f"companion_{game}(players={players})")
     assert g.num_players() == players
     pyspiel.random_sim_test(g, num_sims=1, serialize=False, verbose=False)
@@ -40,6 +41,14 @@ def test_a_player_count_the_game_refuses_is_refused() -> None:
         spiel.load("gemcomplete", 3)
     with pytest.raises(BadSetup, match="no game"):
         spiel.register(["chess"])
+    with pytest.raises(BadSetup, match="nonsense"):
+        spiel.load("godnum", 2, {"nonsense": 1})
+
+
+def test_ruling_options_reach_the_openspiel_game() -> None:
+    g = spiel.load("godnum", 3, {"bust": "stand"})
+    assert g.pt.setup.options["bust"] == "stand"
+    assert g.get_parameters()["options"] == '{"bust":"stand"}'
 
 
 def _decision(game: str, seed: int) -> spiel.CompanionState:
