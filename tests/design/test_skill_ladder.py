@@ -32,8 +32,8 @@ def test_in_god_num_the_greedy_player_is_a_level_above_random() -> None:
 
 
 def test_a_ladder_is_the_same_on_one_or_two_processes() -> None:
-    one = ladder.run("shrine", 2, budgets=(2,), games=2, seed=4, workers=1)
-    two = ladder.run("shrine", 2, budgets=(2,), games=2, seed=4, workers=2)
+    one = ladder.run("godnum", 2, budgets=(4,), games=2, seed=4, workers=1)
+    two = ladder.run("godnum", 2, budgets=(4,), games=2, seed=4, workers=2)
     assert one.games == two.games
     assert one.as_json()["ratings"] == two.as_json()["ratings"]
 
@@ -54,7 +54,7 @@ def test_bad_ladder_settings_are_refused() -> None:
 
 
 def test_the_report_carries_a_skill_ladder_section_and_its_json() -> None:
-    req = Request("godnum", 2, 20, 1, decision_games=20, workers=1, ladder=((3,), 4))
+    req = Request("godnum", 2, 10, 1, decision_games=10, workers=1, ladder=((3,), 3))
     text, figures = build(req)
     assert "<h2>Skill ladder</h2>" in text
     assert "Skill depth" in text or "one skill level" in text
