@@ -130,8 +130,8 @@ def register(cli: Any) -> None:
                    "simulations/s, the ladder's wall time (needs the design extra)", _ladder)
     la.add_argument("game", choices=list(GAMES))
     la.add_argument("--players", type=int, default=2)
-    la.add_argument("--budgets", default="10,40", help="search simulations (default 10,40)")
-    la.add_argument("--games", type=int, default=20, help="games per pair (default 20)")
+    la.add_argument("--budgets", default="10,30", help="search simulations (default 10,30)")
+    la.add_argument("--games", type=int, default=16, help="games per pair (default 16)")
     la.add_argument("--workers", type=int, default=2)
 
 

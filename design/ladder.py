@@ -38,8 +38,8 @@ from companion import playtest, seatplay
 from companion.errors import BadSetup
 from design import ratings, spiel
 
-BUDGETS = (10, 40)  # simulations per decision of the search players (``bench ladder``)
-GAMES = 20  # games per pair
+BUDGETS = (10, 30)  # simulations per decision of the search players (``bench ladder``)
+GAMES = 16  # games per pair
 UCT_C = 1.0  # returns span 1 (a win minus a fair share): c about 1 explores enough
 
 
@@ -88,12 +88,13 @@ class Rollout:
         table, rng = state.table, self.rng
         steps = state.steps
         while not table.finished and steps < spiel.MAX_STEPS:
-            seat = seatplay.to_move(table)
-            if seat is None:
-                event = seatplay.chance(table, rng)
-                if event is None:
+            # Chance first, as companion.playtest plays: most steps of a playout are draws,
+            # and asking whose turn it is costs as much as drawing.
+            event = seatplay.chance(table, rng)
+            if event is None:
+                seat = seatplay.to_move(table)
+                if seat is None:
                     break
-            else:
                 options = seatplay.moves(table, seat)
                 event = options[rng.randrange(len(options))]
             table = seatplay.apply(table, event)

@@ -37,10 +37,10 @@ def register(cli: Any) -> None:
                    "(default: --games, at most 1000)")
     p.add_argument("--ladder", action="store_true", help="add a skill ladder: random, greedy "
                    "and OpenSpiel search players rated (needs the design extra)")
-    p.add_argument("--ladder-budgets", default="10,40", metavar="N,N",
-                   help="the search players' simulations per decision (default 10,40)")
-    p.add_argument("--ladder-games", type=int, default=20, help="games per pair of ladder "
-                   "players (default 20)")
+    p.add_argument("--ladder-budgets", default="10,30", metavar="N,N",
+                   help="the search players' simulations per decision (default 10,30)")
+    p.add_argument("--ladder-games", type=int, default=16, help="games per pair of ladder "
+                   "players (default 16)")
 
 
 def _value(text: str) -> Any:
