@@ -17,13 +17,16 @@ from pathlib import Path
 from tests.test_architecture import imported_roots
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ("companion", "printables", "cv", "web", "report", "bench")
+SHIPPED = ("companion", "printables", "cv", "web", "report", "design", "bench")
 OWN = set(SHIPPED) | {"companion_cli", "tests"}
 # Left out of ./scripts/run on purpose: PostgreSQL's driver is the café's extra
 # (``pip install .[postgresql]``, docs/deploy.md); picamera2 comes from apt on a Pi
-# (scripts/setup); Playwright drives Chromium for ``bench pages`` (the test set-up).
+# (scripts/setup); Playwright drives Chromium for ``bench pages`` (the test set-up);
+# OpenSpiel and PettingZoo are the design extra of ``report --ladder`` and ``bench ladder``
+# (./scripts/setup design; without it they say so in one line: tests/design).
 ELSEWHERE = {"psycopg": "postgresql", "psycopg_pool": "postgresql", "picamera2": "apt",
-             "playwright": "test"}
+             "playwright": "test", "pyspiel": "design", "open_spiel": "design",
+             "pettingzoo": "design", "gymnasium": "design"}
 
 
 def _name(requirement: str) -> str:

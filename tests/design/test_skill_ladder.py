@@ -65,12 +65,15 @@ def test_the_report_carries_a_skill_ladder_section_and_its_json() -> None:
     assert build(req)[0] == text  # same seed, same file: no clock in it
 
 
+@pytest.mark.parametrize("command", ["report", "bench"])
 def test_without_openspiel_the_ladder_fails_at_once_saying_how_to_install(
-        tmp_path: Path) -> None:
+        tmp_path: Path, command: str) -> None:
+    out = tmp_path / "r.html"
+    argv = (["report", "godnum", "--ladder", "--out", str(out)] if command == "report"
+            else ["bench", "ladder", "godnum"])
     code = ("import sys; sys.modules['pyspiel'] = None; sys.modules['open_spiel'] = None\n"
             "from companion_cli import main\n"
-            f"sys.exit(main(['report', 'godnum', '--ladder', '--out', "
-            f"{str(tmp_path / 'r.html')!r}]))")
+            f"sys.exit(main({argv!r}))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, check=False)
     assert done.returncode == 2
@@ -78,4 +81,4 @@ def test_without_openspiel_the_ladder_fails_at_once_saying_how_to_install(
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "design extra" in lines[0] and "./scripts/setup design" in lines[0]
-    assert not (tmp_path / "r.html").exists()
+    assert not out.exists()
