@@ -130,7 +130,8 @@ def register(cli: Any) -> None:
                    "simulations/s, the ladder's wall time (needs the design extra)", _ladder)
     la.add_argument("game", choices=list(GAMES))
     la.add_argument("--players", type=int, default=2)
-    la.add_argument("--budgets", default="10,30", help="search simulations (default 10,30)")
+    la.add_argument("--budgets", help="search simulations (default 10,30; God Num "
+                    "25,100,400)")
     la.add_argument("--games", type=int, default=16, help="games per pair (default 16)")
     la.add_argument("--workers", type=int, default=2)
 
@@ -154,9 +155,11 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _ladder(args: argparse.Namespace) -> int:
+    from design import ladder_budgets
     from report.ladder import check
 
-    budgets = [int(b) for b in args.budgets.split(",")]
+    budgets = ([int(b) for b in args.budgets.split(",")] if args.budgets
+               else list(ladder_budgets(args.game)))
     check(budgets, args.games)
     from bench.ladder import bench_ladder
 

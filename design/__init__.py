@@ -9,3 +9,15 @@ on the optional ``[design]`` extra (``open_spiel``, ``pettingzoo``); nothing in
 
 INSTALL_HINT = ("the skill ladder needs OpenSpiel: install the design extra with "
                 "./scripts/setup design (or: pip install -e '.[design]')")
+
+# The search players' default budgets (simulations a decision), chosen so that a ladder of
+# 16 games a pair ends within 10 minutes on two cores (``companion bench ladder``). God Num
+# games last about five decisions with up to 36 options each: a search needs more
+# simulations than options to try each once, and there they are cheap.
+LADDER_BUDGETS: dict[str, tuple[int, ...]] = {"godnum": (25, 100, 400)}
+DEFAULT_BUDGETS = (10, 30)
+
+
+def ladder_budgets(game: str) -> tuple[int, ...]:
+    """The default search budgets of ``game``'s skill ladder."""
+    return LADDER_BUDGETS.get(game, DEFAULT_BUDGETS)

@@ -36,9 +36,9 @@ from open_spiel.python.algorithms import ismcts
 
 from companion import playtest, seatplay
 from companion.errors import BadSetup
-from design import ratings, spiel
+from design import DEFAULT_BUDGETS, ratings, spiel
 
-BUDGETS = (10, 30)  # simulations per decision of the search players (``bench ladder``)
+BUDGETS = DEFAULT_BUDGETS  # simulations a decision (God Num's own: ``ladder_budgets``)
 GAMES = 16  # games per pair
 UCT_C = 1.0  # returns span 1 (a win minus a fair share): c about 1 explores enough
 

@@ -37,8 +37,9 @@ def register(cli: Any) -> None:
                    "(default: --games, at most 1000)")
     p.add_argument("--ladder", action="store_true", help="add a skill ladder: random, greedy "
                    "and OpenSpiel search players rated (needs the design extra)")
-    p.add_argument("--ladder-budgets", default="10,30", metavar="N,N",
-                   help="the search players' simulations per decision (default 10,30)")
+    p.add_argument("--ladder-budgets", metavar="N,N",
+                   help="the search players' simulations per decision (default 10,30; "
+                   "God Num 25,100,400)")
     p.add_argument("--ladder-games", type=int, default=16, help="games per pair of ladder "
                    "players (default 16)")
 
@@ -54,10 +55,12 @@ def _ladder(args: argparse.Namespace) -> tuple[tuple[int, ...], int] | None:
     """``--ladder``'s budgets and games; fails at once without OpenSpiel."""
     if not args.ladder:
         return None
+    from design import ladder_budgets
     from report.ladder import check
 
     try:
-        budgets = tuple(int(b) for b in args.ladder_budgets.split(","))
+        budgets = (tuple(int(b) for b in args.ladder_budgets.split(","))
+                   if args.ladder_budgets else ladder_budgets(args.game))
     except ValueError:
         raise BadSetup(f"--ladder-budgets {args.ladder_budgets!r} is not N,N,...") from None
     check(budgets, args.ladder_games)
