@@ -131,7 +131,7 @@ def register(cli: Any) -> None:
     la.add_argument("game", choices=list(GAMES))
     la.add_argument("--players", type=int, default=2)
     la.add_argument("--budgets", help="search simulations (default 10,30; God Num "
-                    "25,100,400)")
+                    "25,100,400; Mountains 5,20)")
     la.add_argument("--games", type=int, default=16, help="games per pair (default 16)")
     la.add_argument("--workers", type=int, default=2)
 

@@ -39,7 +39,7 @@ def register(cli: Any) -> None:
                    "and OpenSpiel search players rated (needs the design extra)")
     p.add_argument("--ladder-budgets", metavar="N,N",
                    help="the search players' simulations per decision (default 10,30; "
-                   "God Num 25,100,400)")
+                   "God Num 25,100,400; Mountains 5,20)")
     p.add_argument("--ladder-games", type=int, default=16, help="games per pair of ladder "
                    "players (default 16)")
 
