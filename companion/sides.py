@@ -31,6 +31,13 @@ SAME: Mapping[str, str] = {
               "(SK-1)",
 }
 
+# What a designer must know to read a side's figure.
+NOTE: Mapping[str, str] = {
+    "gemcomplete": "Deck A and Deck B print the same 40 cards (GC-1) and differ only in "
+                   "their backs, so a gap between them can only come from the seats that "
+                   "held them",
+}
+
 
 def _deck_name(setup: Setup, deck: str | None) -> str:
     if not deck:

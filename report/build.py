@@ -152,11 +152,11 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
     for key, f in sets.items():
         label = (f"Simulated: {req.policy} players" if key == "simulated"
                  else f"Simulated with {key} ({req.policy} players)")
-        sections.append(page.section(label, f, rounds)
+        # One set: its length histogram follows its length table, before its sides.
+        alone = ("" if req.compare is not None else
+                 page._img(page.length_plot(lengths, "events per game"), "game length"))
+        sections.append(page.section(label, f, rounds) + alone
                         + side_section.section(f["sides"], label))
-    if req.compare is None:
-        sections.append(page._img(page.length_plot(lengths, "events per game"),
-                                  "game length"))
     by_count = _sweep(req, variants[0][1], sets[next(iter(sets))], names, decks, shared)
     if len(by_count) > 1:
         out["sweep"] = {str(k): v for k, v in by_count.items()}

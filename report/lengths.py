@@ -8,7 +8,6 @@ histogram), its seats and its sides; every set says how many games hit the event
 from __future__ import annotations
 
 import html
-import json
 import math
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
@@ -49,48 +48,54 @@ def not_ending(games: Sequence[Game], game: str, players: int, options: Mapping[
     """How many ``games`` hit the event cap, and how to replay each (game ``i`` of a report
     seeded ``seed`` is ``companion.playtest.play`` with that seed and index)."""
     stuck = [i for i, g in enumerate(games) if not g.finished]
-    opts = json.dumps(dict(options), sort_keys=True)
+    opts = repr(dict(sorted(options.items())))  # a Python literal: the line runs as is
     return {
         "players": players, "games": len(games), "unfinished": len(stuck),
         "rate": round(len(stuck) / len(games), 4) if games else 0.0,
         "max_events": max_events, "seed": seed, "indices": stuck[:SHOWN],
         "replay": [f"play(Playtest.of({game!r}, {players}, {opts}), {seed}, {i}, "
-                   f"max_events={max_events})" for i in stuck[:SHOWN]],
+                   + (f"greedy={games[i].greedy}, " if games[i].greedy else "")
+                   + f"max_events={max_events})" for i in stuck[:SHOWN]],
     }
 
 
-def not_ending_sentence(u: Mapping[str, Any]) -> str:
-    if not u["unfinished"]:
-        return (f"Every one of the {u['games']} games at {u['players']} players ended "
-                f"within {u['max_events']:,} events.")
-    shown = ", ".join(map(str, u["indices"]))
-    more = "" if u["unfinished"] <= len(u["indices"]) else " (the first ones)"
-    return (f"{u['unfinished']} of {u['games']} games at {u['players']} players "
-            f"({page.pct(u['rate'])}) did not end within {u['max_events']:,} events: game "
-            f"{shown}{more} of seed {u['seed']}. They count for no seat and no side.")
+def not_ending_sentence(rows: Sequence[Mapping[str, Any]]) -> str:
+    """One sentence over every set: how many games hit the event cap."""
+    if not rows:
+        return ""
+    cap = f"{rows[0]['max_events']:,}"
+    stuck = [u for u in rows if u["unfinished"]]
+    if not stuck:
+        return f"Every game ended within {cap} events."
+    parts = [f"{u['unfinished']} of {u['games']} games at {u['players']} players "
+             f"({page.pct(u['rate'])})" for u in stuck]
+    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return (f"{said} did not end within {cap} events: they count for no seat and no "
+            "side, and the lengths are those of the games that ended.")
 
 
 def not_ending_section(rows: Sequence[tuple[str, Mapping[str, Any]]]) -> str:
-    """The games that did not end, per set of games (an option value, a player count)."""
+    """The games that did not end, per set of games (an option value, a player count),
+    with the indices that replay them."""
     body = "".join(
         f"<tr><td>{html.escape(label)}</td><td>{u['players']}</td><td>{u['games']}</td>"
-        f"<td>{u['unfinished']}</td><td>{page.pct(u['rate'])}</td>"
-        f"<td>{html.escape(', '.join(map(str, u['indices'])) or '-')}</td></tr>"
+        f"<td>{u['unfinished']}</td><td>{page.pct(u['rate']).replace(' ', '&nbsp;')}</td>"
+        f"<td>{html.escape(', '.join(map(str, u['indices'][:10])) or '-')}"
+        f"{', ...' if u['unfinished'] > 10 else ''}</td></tr>"
         for label, u in rows)
     stuck = [u for _, u in rows if u["unfinished"]]
-    warn = " warn" if stuck else ""
-    say = " ".join(not_ending_sentence(u) for _, u in rows if u["unfinished"]) or (
-        f"Every game ended within {rows[0][1]['max_events']:,} events." if rows else "")
+    say = not_ending_sentence([u for _, u in rows])
     replay = ""
     if stuck:
-        replay = ("<p class='muted'>Replay one in Python, the very same game: "
-                  "<code>from companion.playtest import Playtest, play; "
-                  f"{html.escape(stuck[0]['replay'][0])}</code> (its events: raise "
-                  "<code>max_events</code>; the JSON lists each game's line).</p>")
+        u = stuck[0]
+        replay = (f"<p class='muted'>Game <i>i</i> of seed {u['seed']} is the same game "
+                  "every time; replay the first one in Python: <code>from companion.playtest "
+                  f"import Playtest, play; {html.escape(u['replay'][0])}</code> (the JSON "
+                  f"lists a line for each of the first {SHOWN} per set).</p>")
     return ("<h2>Games that do not end</h2>"
-            f"<p class='verdict{warn}'>{html.escape(say)}</p>" + replay
+            f"<p class='verdict{' warn' if stuck else ''}'>{html.escape(say)}</p>" + replay
             + "<table><tr><th>games</th><th>players</th><th>played</th><th>did not end</th>"
-            "<th>share</th><th>game indices</th></tr>" + body + "</table>")
+            "<th>share</th><th>first game indices</th></tr>" + body + "</table>")
 
 
 def lengths(games: Sequence[Game], f: Mapping[str, Any]) -> dict[str, Any]:
@@ -155,7 +160,8 @@ def sweep_section(by_count: Mapping[int, Mapping[str, Any]], rounds: str) -> str
     """Length, seats and sides at each player count, side by side."""
     parts = ["<h2>Player counts</h2>",
              f"<p class='muted'>The same number of games at each count "
-             f"({', '.join(map(str, by_count))} players), the same seed.</p>"]
+             f"({', '.join(map(str, by_count))} players), the same seed; lengths are those "
+             "of the games that ended.</p>"]
     for key, what in (("events", "events"), ("rounds", rounds)):
         rows = "".join(_row(n, f, key) for n, f in by_count.items())
         if not rows:

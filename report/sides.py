@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # drawn with the Agg backend report.html choose
 
 from companion import playstats
 from companion.playtest import Game
-from companion.sides import SAME, SIDE_WORD
+from companion.sides import NOTE, SAME, SIDE_WORD
 from report import html as page
 
 _PLURAL = {"legion": "legions", "character": "characters", "deck": "decks"}
@@ -24,8 +24,8 @@ def figures(games: Sequence[Game], game: str) -> dict[str, Any]:
     word = SIDE_WORD.get(game, "side")
     done = [g for g in games if g.finished]
     rows = playstats.sides(done) if game in SIDE_WORD else []
-    out: dict[str, Any] = {"word": word, "same": SAME.get(game), "rows": rows,
-                           "min_games": playstats.MIN_SIDE_GAMES}
+    out: dict[str, Any] = {"word": word, "same": SAME.get(game), "note": NOTE.get(game),
+                           "rows": rows, "min_games": playstats.MIN_SIDE_GAMES}
     out["verdict"] = verdict(out, game)
     return out
 
@@ -102,7 +102,8 @@ def section(f: Mapping[str, Any], label: str) -> str:
     say = f"<p class='verdict{' warn' if warn else ''}'>{html.escape(f['verdict'])}</p>"
     if f["same"] or not f["rows"]:
         return head.replace(html.escape(word), "side") + say
-    note = ("<p class='muted'>A seat-game is one seat's game; a shared win counts as a "
+    note = ((f"<p class='muted'>{html.escape(f['note'])}.</p>" if f.get("note") else "")
+            + "<p class='muted'>A seat-game is one seat's game; a shared win counts as a "
             "share. The fair share is 1/players for each seat-game the "
             f"{html.escape(word)} was played in.</p>")
     return (head + say + note
