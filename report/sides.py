@@ -23,7 +23,8 @@ def figures(games: Sequence[Game], game: str) -> dict[str, Any]:
     """The per-side figures of ``games`` (finished ones count) as JSON-ready data."""
     word = SIDE_WORD.get(game, "side")
     done = [g for g in games if g.finished]
-    rows = playstats.sides(done) if game in SIDE_WORD else []
+    rows = sorted(playstats.sides(done) if game in SIDE_WORD else [],
+                  key=lambda r: (-r["rate"], r["name"]))  # best first, as the figure
     out: dict[str, Any] = {"word": word, "same": SAME.get(game), "note": NOTE.get(game),
                            "rows": rows, "min_games": playstats.MIN_SIDE_GAMES}
     out["verdict"] = verdict(out, game)
@@ -42,17 +43,27 @@ def verdict(f: Mapping[str, Any], game: str) -> str:
         return f"No finished game bound a {word} to a seat: nothing to compare."
     tested = [r for r in rows if r["tested"]]
     k = len(tested)
+    fairs = {r["fair"] for r in tested}
+    one_fair = len(fairs) == 1
+
+    def item(r: Mapping[str, Any]) -> str:
+        fair = "" if one_fair else f", fair {page.pct(r['fair'])}"
+        return (f"{r['name']} {page.pct(r['rate'])} ({page.pct(r['low'])}-"
+                f"{page.pct(r['high'])}{fair})")
+
     said = []
-    for r in tested:
-        if r["favoured"] or r["disfavoured"]:
-            how = "is favoured" if r["favoured"] else "is at a disadvantage"
-            said.append(f"{r['name']} {how}: it wins {page.pct(r['rate'])} of its "
-                        f"{r['n']} seat-games (interval {page.pct(r['low'])}-"
-                        f"{page.pct(r['high'])}, 95 % for all {k} {many} at once) against "
-                        f"a fair {page.pct(r['fair'])}.")
-    if not said and tested:
-        said.append(f"No {word} is favoured: every {word}'s rate is within what chance gives "
-                    f"({k} {many} judged at once, 5 % family-wise).")
+    for key, head in (("favoured", "Favoured"), ("disfavoured", "At a disadvantage")):
+        named = sorted((r for r in tested if r[key]), key=lambda r: -float(r["rate"]))
+        if named:
+            items = [item(r) for r in named]
+            said.append(f"{head}: " + (items[0] if len(items) == 1 else
+                                        ", ".join(items[:-1]) + " and " + items[-1]) + ".")
+    if said:
+        said.append((f"Fair share {page.pct(next(iter(fairs)))}; " if one_fair else "")
+                    + f"intervals 95 % for all {k} {many} at once.")
+    elif tested:
+        said.append(f"No {word} stands out: every {word}'s rate is within what chance gives "
+                    f"around its fair share ({k} {many} judged at once, 5 % family-wise).")
     few = len(rows) - k
     if few:
         said.append(f"{few} {word if few == 1 else many} played in fewer than "

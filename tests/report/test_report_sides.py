@@ -60,7 +60,7 @@ def test_win_rate_per_legion_character_and_deck() -> None:
     # At two players Huan wins far more than Qing Luan: the report names both.
     rows = {r["name"]: r for r in f["sides"]["rows"]}
     assert rows["Huan"]["favoured"] and rows["Qing Luan"]["disfavoured"]
-    assert "Qing Luan is at a disadvantage" in f["sides"]["verdict"]
+    assert "At a disadvantage: Qing Luan" in f["sides"]["verdict"]
     text, gc = build(Request("gemcomplete", 2, 80, 3, decision_games=5, workers=1))
     f = gc["simulated"]["simulated"]
     _check_rows(f["sides"]["rows"], {"Deck A", "Deck B"}, 2 * f["finished"])
