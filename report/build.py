@@ -164,7 +164,8 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
     stuck = [(k, f["not_ending"]) for k, f in sets.items()] + [
         (f"{k} players", f["not_ending"]) for k, f in by_count.items() if k != req.players]
     out["not_ending"] = [{"set": k, **u} for k, u in stuck]
-    sections.append(length_section.not_ending_section(stuck))
+    sections.append(length_section.not_ending_section(
+        [(f"{req.players} players" if k == "simulated" else k, u) for k, u in stuck]))
     n = min(req.games, req.decision_games or DECISION_GAMES)
     rotated = simulate(req.game, req.players, req.options, req.seed + 1, n, "rotate",
                        req.workers, req.max_events, playtest=pt, progress=req.progress)

@@ -127,7 +127,7 @@ def _hist_plot(by_count: Mapping[int, Mapping[str, Any]], key: str, what: str) -
 
 def _seat_plot(by_count: Mapping[int, Mapping[str, Any]]) -> str:
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    counts = list(by_count)
+    counts = [n for n in by_count if by_count[n]["finished"]]  # no game ended: no bars
     width = 0.8 / max(1, len(counts))
     colours = [page.ACCENT, "#c9a227", "#7a9e7e", "#8fb8c9", "#9b6fa0", "#b3432b"]
     for k, n in enumerate(counts):
@@ -139,7 +139,7 @@ def _seat_plot(by_count: Mapping[int, Mapping[str, Any]]) -> str:
                capsize=3, color=colours[k % len(colours)])
         ax.hlines(1 / n, 0.5, n + 0.5, colors=colours[k % len(colours)], linestyles="--",
                   linewidth=1)
-    ax.set_xticks(range(1, max(counts) + 1))
+    ax.set_xticks(range(1, max(counts, default=1) + 1))
     ax.set_xlabel("seat (dashed: each count's fair share)")
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
@@ -149,10 +149,10 @@ def _seat_plot(by_count: Mapping[int, Mapping[str, Any]]) -> str:
 
 def _row(n: int, f: Mapping[str, Any], key: str) -> str:
     s = f["lengths"][key]
+    head = f"<tr><td>{n}</td><td>{f['games']}</td><td>{f['finished']}</td>"
     if not s:
-        return ""
-    return (f"<tr><td>{n}</td><td>{f['games']}</td><td>{f['finished']}</td>"
-            f"<td>{s['median']:g}</td><td>{s['p10']:g}-{s['p90']:g}</td>"
+        return head + "<td>-</td><td>-</td><td>-</td></tr>"
+    return (head + f"<td>{s['median']:g}</td><td>{s['p10']:g}-{s['p90']:g}</td>"
             f"<td>{s['min']:g}-{s['max']:g}</td></tr>")
 
 
@@ -163,17 +163,22 @@ def sweep_section(by_count: Mapping[int, Mapping[str, Any]], rounds: str) -> str
              f"({', '.join(map(str, by_count))} players), the same seed; lengths are those "
              "of the games that ended.</p>"]
     for key, what in (("events", "events"), ("rounds", rounds)):
-        rows = "".join(_row(n, f, key) for n, f in by_count.items())
-        if not rows:
+        if not any(f["lengths"][key] for f in by_count.values()):
             continue
+        rows = "".join(_row(n, f, key) for n, f in by_count.items())
         parts.append(f"<h3>Game length in {html.escape(what)}</h3>"
                      "<table><tr><th>players</th><th>games</th><th>ended</th><th>median</th>"
                      f"<th>10-90 %</th><th>range</th></tr>{rows}</table>")
         parts.append(page._img(_hist_plot({n: f["lengths"] for n, f in by_count.items()},
                                           key, what), f"{what} per game at each count"))
     parts.append("<h3>Win rate per seat at each count</h3>")
-    parts.append(page._img(_seat_plot(by_count), "win rate per seat at each count"))
+    if any(f["finished"] for f in by_count.values()):
+        parts.append(page._img(_seat_plot(by_count), "win rate per seat at each count"))
     for n, f in by_count.items():
+        if not f["finished"]:
+            parts.append(f"<p class='verdict warn'>At {n} players no game ended: nothing to "
+                         "say of its seats.</p>")
+            continue
         flagged = [s for s in f["seats"] if s["favoured"] or s["disfavoured"]]
         say = (" ".join(f"At {n} players seat {s['seat']} "
                         f"{'is favoured' if s['favoured'] else 'is at a disadvantage'}: "
@@ -181,10 +186,7 @@ def sweep_section(by_count: Mapping[int, Mapping[str, Any]], rounds: str) -> str
                         f"against a fair {page.pct(s['fair'])}." for s in flagged)
                or f"At {n} players no seat is favoured (95 % for all {n} seats at once).")
         parts.append(f"<p class='verdict{' warn' if flagged else ''}'>{html.escape(say)}</p>")
-    first = next(iter(by_count.values()))
-    if first["sides"]["same"]:
-        parts.append(side_section.section(first["sides"], ""))
-    else:
+    if not next(iter(by_count.values()))["sides"]["same"]:  # else said once above
         for n, f in by_count.items():
             parts.append(side_section.section(f["sides"], f"{n} players").replace(
                 "</h3>", f" at {n} players</h3>", 1))
