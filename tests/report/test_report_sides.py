@@ -57,9 +57,11 @@ def test_win_rate_per_legion_character_and_deck() -> None:
     f = mr["simulated"]["simulated"]
     _check_rows(f["sides"]["rows"], CHARACTERS, 2 * f["finished"])
     assert "Win rate per character" in text
-    # At two players Huan wins far more than Qing Luan: the report names both.
+    # At two players Qing Luan wins about 1 game in 4 between random players (23 % over
+    # 2,000 games): the report says so, whatever the seed.
     rows = {r["name"]: r for r in f["sides"]["rows"]}
-    assert rows["Huan"]["favoured"] and rows["Qing Luan"]["disfavoured"]
+    assert rows["Qing Luan"]["disfavoured"] and rows["Qing Luan"]["high"] < 0.5
+    assert not any(r["disfavoured"] for k, r in rows.items() if k != "Qing Luan")
     assert "At a disadvantage: Qing Luan" in f["sides"]["verdict"]
     text, gc = build(Request("gemcomplete", 2, 80, 3, decision_games=5, workers=1))
     f = gc["simulated"]["simulated"]
