@@ -33,6 +33,7 @@ from companion.games.mountains import policy as mountains_policy
 from companion.games.shrine import policy as shrine_policy
 from companion.games.wuxing import policy as wuxing_policy
 from companion.registry import build_setup, demo_run, find_rules
+from companion.sides import sides
 
 POLICIES = ("random", "greedy")
 POLICY_OF: Mapping[str, ModuleType] = {
@@ -80,6 +81,7 @@ class Game:
     greedy: tuple[int, ...] = ()  # the seats a greedy player sat in
     minutes: float | None = None
     source: str = "simulated"
+    sides: tuple[str, ...] = ()  # each seat's legion, character or deck (companion.sides)
 
 
 def actor(event: Mapping[str, Any]) -> int | None:
@@ -165,7 +167,8 @@ def play(pt: Playtest, seed: int, index: int, greedy: Iterable[int] = (),
     return Game(bool(state.finished), tuple(state.winners), events,
                 float(rounds) if rounds is not None else None, starter,
                 tuple((s, tuple(sorted(f))) for s, f in sorted(played.items())),
-                tuple(sorted(greedy_seats)))
+                tuple(sorted(greedy_seats)),
+                sides=sides(pt.game, pt.setup, state))
 
 
 def play_range(pt: Playtest, seed: int, start: int, stop: int, policy: str,

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from companion.errors import BadSetup
+from companion.playtest import MAX_EVENTS
 from companion.progress import progress
 from companion.registry import GAMES
 
@@ -19,7 +20,9 @@ def register(cli: Any) -> None:
                     "ones) as one HTML file with plots: seats, first player, length, cards, "
                     "whether decisions matter", _report)
     p.add_argument("game", choices=list(GAMES))
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", default="2", metavar="N[,N...]",
+                   help="players (default 2); several, e.g. 2,3,4, add each count's game "
+                   "length, seats and sides (the first count gets the whole report)")
     p.add_argument("--games", type=int, default=1000, help="games per set (default 1000)")
     p.add_argument("--seed", type=int, default=1, help="same seed, same report")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -33,6 +36,8 @@ def register(cli: Any) -> None:
     p.add_argument("--out", default="report.html", help="the HTML file (default report.html)")
     p.add_argument("--json", action="store_true", help="also print the figures as JSON")
     p.add_argument("--workers", type=int, help="processes (default: every core)")
+    p.add_argument("--max-events", type=int, default=MAX_EVENTS, help="a game still going "
+                   f"after this many events did not end (default {MAX_EVENTS:,})")
     p.add_argument("--decision-games", type=int, help="games with one greedy player "
                    "(default: --games, at most 1000)")
 
@@ -42,6 +47,18 @@ def _value(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    """``--players 3`` or ``--players 2,3,4``: the first count gets the whole report."""
+    try:
+        counts = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        raise BadSetup(f"--players must be a number or numbers like 2,3,4, got {text!r}") \
+            from None
+    if len(set(counts)) != len(counts):
+        raise BadSetup(f"--players names a count twice: {text!r}")
+    return counts
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -56,8 +73,10 @@ def _report(args: argparse.Namespace) -> int:
         compare = (name, tuple(_value(v) for v in values.split(",")))
     if args.from_data and not os.path.isdir(args.from_data):
         raise BadSetup(f"--from-data {args.from_data!r} is not a folder")
-    req = Request(args.game, args.players, args.games, args.seed, _options(args.option),
-                  compare, args.policy, args.from_data, args.workers, args.decision_games)
+    counts = _counts(args.players)
+    req = Request(args.game, counts[0], args.games, args.seed, _options(args.option),
+                  compare, args.policy, args.from_data, args.workers, args.decision_games,
+                  sweep=counts[1:], max_events=args.max_events)
     # Open the output before minutes of simulation, so an unwritable --out fails at once
     # (issue 30 §6).
     tmp = f"{args.out}.tmp"

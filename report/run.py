@@ -19,6 +19,7 @@ from typing import Any
 from companion.engine import Match
 from companion.playtest import MAX_EVENTS, POLICY_OF, Game, Playtest, actor, play_range
 from companion.progress import Progress, Silent
+from companion.sides import sides
 
 CHUNK = 250  # games per task: small enough to balance two cores, large to cost little
 
@@ -111,7 +112,7 @@ def recorded(data_dir: str | os.PathLike[str], game: str) -> dict[int, list[Game
                 float(rounds) if rounds is not None else None, starter,
                 tuple((s, tuple(sorted(f))) for s, f in sorted(played.items())),
                 minutes=round(minutes, 1) if minutes is not None else None,
-                source="recorded"))
+                source="recorded", sides=sides(game, table.match.setup, state)))
     finally:
         src.close()
     return out

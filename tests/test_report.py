@@ -166,6 +166,10 @@ def test_recorded_games_join_the_report(tmp_path: Path) -> None:
     assert figs["recorded"]["games"] == 2 and figs["recorded"]["finished"] == 2
     assert "Recorded at real tables" in text and "2 games recorded at real tables" in text
     assert figs["recorded"]["length"]["minutes"] is not None
+    # Each table's record says which legion each seat played (GN-2: its first card).
+    legions = figs["recorded"]["sides"]["rows"]
+    assert sum(r["n"] for r in legions) == 4
+    assert all(r["name"].endswith(" Legion") for r in legions)
 
 
 def test_json_figures_and_bad_requests(capsys: pytest.CaptureFixture[str], tmp_path: Path
