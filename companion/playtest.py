@@ -122,10 +122,12 @@ def _greedy(pt: Playtest, table: seatplay.Table, seat: int, options: Sequence[Ev
     judge = getattr(pt.policy, "judge", None)
     value = pt.policy.value
     best, best_value = weighed[0], -math.inf
+    rules = pt.rules
     for event in weighed:
         total = 0.0
         for sample in samples:
-            after = seatplay.apply(sample, event).state
+            # The engine's table is all a policy reads: the hands need not follow here.
+            after = rules.apply(sample.state, event)
             total += judge(sample.state, event, after, seat) if judge else value(after, seat)
         if total > best_value:
             best, best_value = event, total
