@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.engine import Event, Rules, Setup
+from companion.engine import Event, Rules, Setup, evolve
 from companion.errors import IllegalPlay, MalformedEvent
 
 DEAL = "deal"  # a table event: one card from a seat's deck into its hand
@@ -91,10 +91,8 @@ class Table:
         return self.hands[seat - 1]
 
     def evolve(self, **changes: Any) -> Table:
-        d = {"rules": self.rules, "seats": self.seats, "setup": self.setup,
-             "state": self.state, "hands": self.hands, "secret": self.secret}
-        d.update(changes)
-        return Table(**d)
+        """A copy with ``changes`` (``engine.evolve``: one dict copy; this runs per event)."""
+        return evolve(self, **changes)
 
 
 class Seats:

@@ -95,7 +95,7 @@ def test_a_seat_cannot_tell_a_resampled_table_and_decides_the_same(game: str,
             other = seatplay.resample(table, seat, random.Random(decided))
             assert seatplay.observation(other, seat) == seatplay.observation(table, seat)
             options = seatplay.moves(table, seat)
-            assert seatplay.moves(other, seat) == options
+            assert seatplay.moves(other, seat) == options  # so the random player's pick too
             greedy = _greedy(pt, table, seat, options, random.Random(7))
             assert _greedy(pt, other, seat, seatplay.moves(other, seat),
                            random.Random(7)) == greedy
