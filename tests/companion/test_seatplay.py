@@ -193,3 +193,14 @@ def test_returns_share_the_win_and_sum_to_zero() -> None:
     r = seatplay.returns(table)
     assert math.isclose(sum(r), 0.0, abs_tol=1e-12)
     assert max(r) == pytest.approx(2 / 3) and min(r) == pytest.approx(-1 / 3)
+
+
+def test_greedy_games_are_the_same_on_one_or_two_processes() -> None:
+    """The greedy player imagines its tables from the game's own seed: a report's
+    "decisions matter" games do not depend on how many processes played them."""
+    from report.run import CHUNK, simulate
+
+    one = simulate("godnum", 3, {}, 3, CHUNK + 10, "rotate", workers=1)
+    two = simulate("godnum", 3, {}, 3, CHUNK + 10, "rotate", workers=2)
+    assert one == two
+    assert {g.greedy for g in one} == {(1,), (2,), (3,)}
