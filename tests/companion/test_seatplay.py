@@ -86,7 +86,7 @@ def held(table: Table, seat: int) -> frozenset[str]:
 def test_a_seat_cannot_tell_a_resampled_table_and_decides_the_same(game: str,
                                                                    players: int) -> None:
     pt = _pt(game, players)
-    decided = differed = 0
+    decided = differed = remembered = 0
     for seed in range(3):
         for table, _ in walk(pt, seed):
             seat = seatplay.to_move(table)
@@ -99,9 +99,15 @@ def test_a_seat_cannot_tell_a_resampled_table_and_decides_the_same(game: str,
             greedy = _greedy(pt, table, seat, options, random.Random(7))
             assert _greedy(pt, other, seat, seatplay.moves(other, seat),
                            random.Random(7)) == greedy
+            if game == "gemcomplete":  # what it saw taken back into the other hand stays
+                known = table.secret[3][seat - 1]
+                assert known <= other.hand(3 - seat)
+                remembered += bool(known)
             differed += any(seatplay.observation(other, s) != seatplay.observation(table, s)
                             for s in range(1, players + 1) if s != seat)
             decided += 1
+    if game == "gemcomplete":
+        assert remembered  # the check above saw a card taken back into a hand
     if (game, players) not in OPEN:
         assert decided > 10 and differed > decided // 2  # what the others see was redrawn
 
