@@ -96,8 +96,9 @@ class Table:
 
 
 class Seats:
-    """One game's physical side. The defaults fit a game without hands: chance comes from
-    the model's ``engine_chance``; subclasses add hands, draws and moves."""
+    """One game's physical side. The defaults fit a game without hands and without
+    chance; each game's model says what its chance, seats to move and moves are."""
+
 
     def start(self, rules: Rules[Any], setup: Setup, rng: random.Random) -> Table:
         """A new table (the deal's random choices, if any, come from ``rng``)."""
@@ -118,6 +119,10 @@ class Seats:
 
     def moves(self, table: Table, seat: int) -> list[Event]:
         return []
+
+    def check(self, table: Table, event: Event) -> None:
+        """Refuse (``IllegalPlay``) a card ``event`` takes from a hand that does not hold
+        it: the engine counts hands and cannot tell a hand from a deck. Default: none."""
 
     def table_event(self, table: Table, event: Event) -> Table | None:
         """A table event (a draw) applied, or ``None`` if ``event`` is the engine's."""
@@ -178,6 +183,16 @@ class Open(Seats):
     def chance_outcomes(self, table: Table) -> list[tuple[Event, float]] | None:
         raise ValueError(f"{table.setup.game!r} has no seat model: its chance cannot be "
                          "listed")
+
+
+def from_hand(table: Table, seat: object, cards: Sequence[object]) -> None:
+    """Raise ``IllegalPlay`` unless seat ``seat`` holds every one of ``cards``."""
+    if not isinstance(seat, int) or not 1 <= seat <= table.players:
+        return  # the engine refuses a seat that is not at the table
+    missing = [c for c in cards if c not in table.hand(seat)]
+    if missing:
+        raise IllegalPlay(f"seat {seat} does not hold {missing[0]!r}: a player plays only "
+                          "the cards in its hand")
 
 
 def pick(outcomes: Sequence[tuple[Event, float]], rng: random.Random) -> Event:
@@ -258,13 +273,16 @@ def moves(table: Table, seat: int) -> list[Event]:
 
 def apply(table: Table, event: Event) -> Table:
     """The table after ``event``: a draw moves a card into a hand; any other event is
-    ruled on by the engine (raises its ``CompanionError``) and the hands follow."""
+    ruled on by the engine (raises its ``CompanionError``) and the hands follow; a card
+    the engine lets a seat show that its kept hand does not hold raises ``IllegalPlay``."""
     if not isinstance(event, Mapping):
         raise MalformedEvent(f"an event must be a JSON object, got {event!r}")
-    done = table.seats.table_event(table, event)
+    model = table.seats
+    done = model.table_event(table, event)
     if done is not None:
         return done
-    return table.seats.kept(table, event, table.rules.apply(table.state, event))
+    model.check(table, event)
+    return model.kept(table, event, table.rules.apply(table.state, event))
 
 
 def observation(table: Table, seat: int) -> str:

@@ -210,3 +210,27 @@ def test_greedy_games_are_the_same_on_one_or_two_processes() -> None:
     two = simulate("godnum", 3, {}, 3, CHUNK + 10, "rotate", workers=2)
     assert one == two
     assert {g.greedy for g in one} == {(1,), (2,), (3,)}
+
+
+@pytest.mark.parametrize("game", ["godnum", "gemcomplete"])
+def test_a_card_from_the_deck_not_the_hand_is_refused(game: str) -> None:
+    """The engine cannot tell a hand from a deck (it counts them): the table can."""
+    from companion.errors import IllegalPlay
+
+    pt = _pt(game, 2)
+    for table, _ in walk(pt, 3):
+        seat = seatplay.to_move(table)
+        if seat is None:
+            continue
+        plays = [e for e in seatplay.moves(table, seat) if e["type"] in ("play", "set")]
+        deck = sorted(held(table, seat) - table.hand(seat))
+        if plays and deck:
+            wrong = {**plays[0], "card": deck[0]}
+            try:
+                table.rules.apply(table.state, wrong)
+            except Exception:
+                continue  # the engine refuses it itself (not playable now)
+            with pytest.raises(IllegalPlay):
+                seatplay.apply(table, wrong)
+            return
+    pytest.fail("no table offered a card of the deck to try")

@@ -40,7 +40,7 @@ from companion.games.gemcomplete.state import (
     owing,
     with_side,
 )
-from companion.seatplay import Seats, Table, uniform
+from companion.seatplay import Seats, Table, from_hand, uniform
 
 DECK = "deck"  # a table event: {"type": "deck", "seat": s, "deck": id, "printed": n}
 ALL_DECLARATIONS = 28  # every six positions listed up to this many sets
@@ -69,6 +69,18 @@ def _shows(table: Table, seat: int) -> tuple[str, ...]:
 
 
 class GemCompleteSeats(Seats):
+    def check(self, table: Table, event: Event) -> None:
+        kind = event.get("type")
+        state: GemState = table.state
+        if kind in ("play", "set") and isinstance(event.get("card"), str):
+            from_hand(table, event.get("seat"), [event["card"]])
+        elif kind == "scan" and state.turn is not None:
+            waiting = owing(state)
+            zone = str(event.get("zone", ""))
+            if waiting and _shows(table, waiting[0])[0] == "hand":
+                from_hand(table, waiting[0], [event.get("card")])
+            elif not waiting and state.step == "main" and zone.startswith(("seat:", "locus:")):
+                from_hand(table, state.turn, [event.get("card")])  # a play, or a card set
 
     def start(self, rules: Rules[Any], setup: Setup, rng: random.Random) -> Table:
         state = rules.start(setup)
