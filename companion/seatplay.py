@@ -70,7 +70,9 @@ class Game(Protocol):
 class Table:
     """A physical table: the engine ``state`` (what the companion knows), each seat's kept
     ``hands`` (``hands[seat - 1]``: the serials it holds, dealt once and kept between
-    turns) and the model's ``secret`` (whatever else only the cards know, per game)."""
+    turns) and the model's ``secret`` (whatever else only the cards know, per game: God
+    Num's and Gem Complete's printed deck each seat took, what a seat remembers...).
+    ``seats`` is the game's model (``Seats``), ``rules`` and ``setup`` the table's."""
 
     rules: Rules[Any] = field(repr=False)
     seats: Seats = field(repr=False)
