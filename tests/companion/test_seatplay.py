@@ -18,14 +18,14 @@ from companion.seatplay import Table
 
 # (game, players) for every game at its smallest and a larger table.
 TABLES = [("wuxing", 2), ("wuxing", 4), ("godnum", 2), ("godnum", 4), ("shrine", 2),
-          ("shrine", 4), ("gemcomplete", 2),
-          ("mountains", 2), ("mountains", 4)]
-# Tables where a seat's decision has nothing hidden to imagine: WuXing (no decisions), and
-# two-seat Shrine (the other seat's Oinks are the table's totals less one's own, SK-6).
-# Events whose cards come from the sender's hand (a decided ``scan``: a card an effect took
-# from the hand, chosen by its owner, Gem Complete).
-HAND_PLAYS = {"play", "set", "discard", "scan", "attack"}
+          ("shrine", 4), ("gemcomplete", 2), ("mountains", 2), ("mountains", 4)]
+# Tables where a seat's decision has nothing hidden to imagine: WuXing (no decisions),
+# two-seat Shrine (the other seat's Oinks are the table's totals less one's own, SK-6) and
+# Mountains & Rivers (every card is face up once drawn).
 OPEN = {("wuxing", 2), ("wuxing", 4), ("shrine", 2), ("mountains", 2), ("mountains", 4)}
+# Events whose cards come from the sender's hand (Mountains: its weapons; a decided
+# ``scan``: a card an effect took from the hand, chosen by its owner, Gem Complete).
+HAND_PLAYS = {"play", "set", "discard", "scan", "attack"}
 
 
 def _pt(game: str, players: int) -> Playtest:
