@@ -2,14 +2,18 @@
 figures a designer asks of them: is a seat favoured, does the first player win more, how
 long is a game, which card goes with winning.
 
-Simulated players:
+Simulated players sit at a simulated table (``companion.seatplay``): hands are dealt once
+and kept, cards are drawn one at a time from what each deck still holds, and a player
+decides from its own seat only, choosing among ``seatplay.moves`` (every legal move made
+from the cards it holds and what it sees):
 
-- ``random``: any legal play (``Rules.random_play``), as today's ``companion simulate``;
-- ``greedy``: a one-step look-ahead of the rules. When the play is the player's own choice
-  (its game's ``policy.DECISIONS``), it is offered ``policy.CHOICES`` candidate plays
-  (random legal ones: for a hidden hand, as many as a hand holds) and takes the one whose
-  resulting table ``policy.value`` rates best for it (a bid by what the lot is worth:
-  ``policy.judge``). Chance is never chosen: drawn cards, dice, the camera's reveals.
+- ``random``: any of those moves, each equally likely;
+- ``greedy``: a one-step look-ahead. It imagines ``policy.SAMPLES`` tables it cannot tell
+  from the real one (``seatplay.resample``: the other hands and the unseen decks drawn
+  again), plays each move (of the types its game's ``policy.DECISIONS`` weighs) on each,
+  and takes the move whose tables ``policy.value`` rates best for it on average (a bid by
+  what the lot is worth: ``policy.judge``). Chance is never chosen: drawn cards, dice,
+  the camera's reveals.
 
 Every game is seeded by ``(seed, index)`` alone, so the same seed gives the same games
 however many processes play them. All figures carry 95 % Wilson intervals.
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from companion import playstats
+from companion import playstats, seatplay
 from companion.engine import Event, Rules, Setup
 from companion.games.gemcomplete import policy as gemcomplete_policy
 from companion.games.godnum import policy as godnum_policy
@@ -43,6 +47,7 @@ POLICY_OF: Mapping[str, ModuleType] = {
 MAX_EVENTS = 20_000
 Z95 = 1.959964
 MIN_CARD_GAMES = playstats.MIN_CARD_GAMES
+SAMPLES = 4  # tables a greedy player imagines per decision (its policy's SAMPLES)
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,7 @@ class Playtest:
     game: str
     rules: Rules[Any]
     setup: Setup
-    policy: Any  # a module (or object) with DECISIONS, CHOICES, ROUNDS, value, starter
+    policy: Any  # a module (or object) with DECISIONS, ROUNDS, value, starter (SAMPLES, judge)
 
     @property
     def players(self) -> int:
@@ -104,55 +109,61 @@ def _cards(event: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _choose(pt: Playtest, state: Any, rng: random.Random, greedy: frozenset[int]
-            ) -> Event | None:
-    first = pt.rules.random_play(state, rng)
-    if first is None:
-        return None
-    seat = actor(first)
-    if seat not in greedy or first.get("type") not in pt.policy.DECISIONS:
-        return first
+def _greedy(pt: Playtest, table: seatplay.Table, seat: int, options: Sequence[Event],
+            rng: random.Random) -> Event:
+    """The move whose outcome ``policy.value`` rates best for ``seat``, averaged over
+    ``policy.SAMPLES`` tables the seat cannot tell from this one (``seatplay.resample``):
+    it sees its own seat only. Ties: the first move in ``moves`` order."""
+    weighed = [e for e in options if e.get("type") in pt.policy.DECISIONS]
+    if not weighed:  # nothing the policy weighs (WuXing): as a random player would
+        return options[rng.randrange(len(options))]
+    if len(weighed) == 1:
+        return weighed[0]
+    samples = [seatplay.resample(table, seat, rng)
+               for _ in range(int(getattr(pt.policy, "SAMPLES", SAMPLES)))]
     judge = getattr(pt.policy, "judge", None)
-    best, best_value, seen = first, -math.inf, set()
-    candidates = [first] + [pt.rules.random_play(state, rng)
-                            for _ in range(int(pt.policy.CHOICES) - 1)]
-    for event in candidates:
-        if event is None or event.get("type") not in pt.policy.DECISIONS \
-                or actor(event) != seat:
-            continue
-        key = repr(sorted(event.items()))
-        if key in seen:
-            continue
-        seen.add(key)
-        try:
-            after = pt.rules.apply(state, event)
-        except Exception:  # a candidate the rules refuse is no choice
-            continue
-        v = judge(state, event, after, seat) if judge else pt.policy.value(after, seat)
-        if v > best_value:
-            best, best_value = event, v
+    value = pt.policy.value
+    best, best_value = weighed[0], -math.inf
+    rules = pt.rules
+    for event in weighed:
+        total = 0.0
+        for sample in samples:
+            # The engine's table is all a policy reads: the hands need not follow here.
+            after = rules.apply(sample.state, event)
+            total += judge(sample.state, event, after, seat) if judge else value(after, seat)
+        if total > best_value:
+            best, best_value = event, total
     return best
 
 
 def play(pt: Playtest, seed: int, index: int, greedy: Iterable[int] = (),
          max_events: int = MAX_EVENTS) -> Game:
-    """Play game ``index`` of the playtest seeded ``seed``; ``greedy``: the seats a greedy
-    player sits in (the others play at random). Stops after ``max_events``."""
+    """Play game ``index`` of the playtest seeded ``seed`` at a simulated table
+    (``companion.seatplay``); ``greedy``: the seats a greedy player sits in (the others
+    play at random). Stops after ``max_events`` events of the engine."""
     rng = random.Random(f"{pt.game}:{seed}:{index}")
     greedy_seats = frozenset(greedy)
-    rules = pt.rules
-    state = rules.start(pt.setup)
+    table = seatplay.deal(pt, rng)
     starter: int | None = None
     played: dict[int, set[str]] = {}
     cards = pt.setup.cards
     events = 0
-    while not state.finished and events < max_events:
-        event = rules.chance(state, rng)
+    policy = pt.policy
+    while not table.state.finished and events < max_events:
+        event = seatplay.chance(table, rng)
         if event is None:
-            event = _choose(pt, state, rng, greedy_seats)
-        if event is None:
-            break
-        state = rules.apply(state, event)
+            seat = seatplay.to_move(table)
+            options = seatplay.moves(table, seat) if seat is not None else []
+            if not options:
+                break
+            if seat in greedy_seats:
+                event = _greedy(pt, table, seat, options, rng)
+            else:
+                event = options[rng.randrange(len(options))]
+        before = table.state
+        table = seatplay.apply(table, event)
+        if table.state is before:  # a card into a hand: the table's, not the engine's
+            continue
         events += 1
         seat = actor(event)
         if seat is not None:
@@ -161,9 +172,10 @@ def play(pt: Playtest, seed: int, index: int, greedy: Iterable[int] = (),
                 if face is not None:
                     played.setdefault(seat, set()).add(face.id)
         if starter is None:
-            starter = pt.policy.starter(state)
-    key = pt.policy.ROUNDS[0]
-    rounds = rules.stats(state).get(key)
+            starter = policy.starter(table.state)
+    state = table.state
+    key = policy.ROUNDS[0]
+    rounds = pt.rules.stats(state).get(key)
     return Game(bool(state.finished), tuple(state.winners), events,
                 float(rounds) if rounds is not None else None, starter,
                 tuple((s, tuple(sorted(f))) for s, f in sorted(played.items())),

@@ -173,8 +173,9 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
     out["decisions"] = d
     sections.append("<h2>Do decisions matter?</h2>"
                     f"<p class='muted'>{d['games']} games, each with one greedy player (a "
-                    "one-step look-ahead of the rules) in turn in every seat, against random "
-                    "players.</p>"
+                    "one-step look-ahead of the rules from its own seat: it never sees "
+                    "another hand) in turn in every seat, against random players (any "
+                    "legal move).</p>"
                     f"<p class='verdict{'' if d['decisions_matter'] else ' warn'}'>"
                     f"{html.escape(d['verdict'])} It wins {page.pct(d['rate'])} "
                     f"({page.pct(d['low'])}-{page.pct(d['high'])}) against a fair "

@@ -1,18 +1,18 @@
-"""How a greedy God Num player chooses (``companion.playtest``): among the cards it could
-hold, the play that wins at once (GN-11), else the one that leaves it the least karma
-(GN-9: discards cost karma) and the fewest cards in hand.
+"""How a greedy God Num player chooses (``companion.playtest``): among the moves of its
+own kept hand (``seatplay``: the cards it holds, GN-4: five), the play that wins at once
+(GN-11), else the one that leaves it the least karma (GN-9: discards cost karma) and the
+fewest cards in hand.
 
-A simulated hand is unknown to the companion (it never sees hands), so a greedy player is
-offered as many candidate cards as a hand holds (GN-4: five), drawn from what its deck and
-hand may hold: it chooses among five, as a real player does.
+The engine never sees a hand, so the table after a move is the same whatever the other
+hands hold: one imagined table (``SAMPLES``) rates a move as well as many.
 """
 
 from __future__ import annotations
 
-from companion.games.godnum.state import HAND_SIZE, GodNumState
+from companion.games.godnum.state import GodNumState
 
 DECISIONS = frozenset({"play", "discard", "pass", "end_turn"})
-CHOICES = HAND_SIZE
+SAMPLES = 1  # tables imagined per decision (``playtest._greedy``)
 ROUNDS = ("turns", "turns")
 
 

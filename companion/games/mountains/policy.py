@@ -9,7 +9,7 @@ from companion.games.mountains.state import MountainsState
 
 DECISIONS = frozenset({"attack", "corner", "discard", "end", "move", "skill", "stairs",
                        "take"})
-CHOICES = 8
+SAMPLES = 1  # nothing is hidden to imagine (``seatplay``): one table is the table
 ROUNDS = ("turns", "turns")
 
 
