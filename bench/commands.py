@@ -27,7 +27,7 @@ def register(cli: Any) -> None:
     b.add_argument("--game", choices=list(GAMES), default="wuxing")
     b.add_argument("--players", type=int, default=2)
     b.add_argument("--games", type=int, default=10_000)
-    b.add_argument("--policy", choices=["random", "greedy"], default="random")
+    b.add_argument("--policy", choices=["random", "uniform", "greedy"], default="random")
 
     b = cli.bench("print", "time and file size of the full set of all five games on A4 and "
                   "Letter", _print)

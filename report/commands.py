@@ -29,8 +29,10 @@ def register(cli: Any) -> None:
                    help="a ruling option (JSON value), e.g. --option end='\"recycle\"'")
     p.add_argument("--compare", metavar="NAME=A,B", help="the same figures side by side for "
                    "each value of one option, e.g. --compare end=count,recycle")
-    p.add_argument("--policy", choices=["random", "greedy"], default="random",
-                   help="the simulated players (default random); greedy looks one step ahead")
+    p.add_argument("--policy", choices=["random", "uniform", "greedy"], default="random",
+                   help="the simulated players: random (default: the rules' own random play, "
+                   "from the player's own seat), uniform (any legal move alike) or greedy "
+                   "(a one-step look-ahead)")
     p.add_argument("--from-data", metavar="DIR", help="add the games recorded at real tables "
                    "in this data dir")
     p.add_argument("--out", default="report.html", help="the HTML file (default report.html)")

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import seatplay
-from companion.playtest import Playtest, _greedy, play
+from companion.playtest import Playtest, _casual, _greedy, play
 from companion.seatplay import Table
 
 # (game, players) for every game at its smallest and a larger table.
@@ -99,6 +99,10 @@ def test_a_seat_cannot_tell_a_resampled_table_and_decides_the_same(game: str,
             greedy = _greedy(pt, table, seat, options, random.Random(7))
             assert _greedy(pt, other, seat, seatplay.moves(other, seat),
                            random.Random(7)) == greedy
+            casual = _casual(pt, table, seat, options, random.Random(7))
+            assert casual in options  # a move of its own cards
+            assert _casual(pt, other, seat, seatplay.moves(other, seat),
+                           random.Random(7)) == casual
             if game == "gemcomplete":  # what it saw taken back into the other hand stays
                 known = table.secret[3][seat - 1]
                 assert known <= other.hand(3 - seat)
