@@ -94,6 +94,8 @@ class Game:
     minutes: float | None = None
     source: str = "simulated"
     sides: tuple[str, ...] = ()  # each seat's legion, character or deck (companion.sides)
+    # The game's own figures at its end (``Rules.stats``: moves, attacks, tiles, bids...).
+    stats: tuple[tuple[str, float], ...] = ()
 
 
 def actor(event: Mapping[str, Any]) -> int | None:
@@ -214,12 +216,14 @@ def play(pt: Playtest, seed: int, index: int, greedy: Iterable[int] = (),
             starter = policy.starter(table.state)
     state = table.state
     key = policy.ROUNDS[0]
-    rounds = pt.rules.stats(state).get(key)
+    stats = pt.rules.stats(state)
+    rounds = stats.get(key)
     return Game(bool(state.finished), tuple(state.winners), events,
                 float(rounds) if rounds is not None else None, starter,
                 tuple((s, tuple(sorted(f))) for s, f in sorted(played.items())),
                 tuple(sorted(greedy_seats)),
-                sides=sides(pt.game, pt.setup, state))
+                sides=sides(pt.game, pt.setup, state),
+                stats=tuple(sorted((k, float(v)) for k, v in stats.items())))
 
 
 def play_range(pt: Playtest, seed: int, start: int, stop: int, policy: str,
@@ -295,6 +299,7 @@ def figures(games: Sequence[Game], players: int, names: Mapping[str, str] | None
         "length": {"events": _spread([g.events for g in done]),
                    "rounds": _spread([g.rounds for g in done if g.rounds is not None]),
                    "minutes": _spread(minutes)},
+        "per_game": per_game(done),
         "cards": card_rows,
         "cards_tested": sum(1 for c in card_rows if c["p"] is not None),
         "cards_standing_out": sum(1 for c in card_rows if c["stands_out"]),
@@ -302,6 +307,16 @@ def figures(games: Sequence[Game], players: int, names: Mapping[str, str] | None
         "bottom_cards": bottom,
         "shared_cards": shared_top + shared_bottom[::-1],
     }
+
+
+def per_game(games: Sequence[Game]) -> dict[str, float]:
+    """The mean of each of the game's own figures (``Rules.stats``) over ``games``: how
+    often a rule comes into play (Mountains & Rivers' armoury and blunt tiles, MR-1 rev. 3;
+    God Num's busts...)."""
+    with_stats = [dict(g.stats) for g in games if g.stats]
+    keys = sorted({k for s in with_stats for k in s})
+    return {k: round(statistics.fmean(s.get(k, 0.0) for s in with_stats), 3)
+            for k in keys} if with_stats else {}
 
 
 def decisions(rotated: Sequence[Game], players: int) -> dict[str, Any]:

@@ -106,13 +106,15 @@ def recorded(data_dir: str | os.PathLike[str], game: str) -> dict[int, list[Game
             state = match.state
             people = [r.time for r in live if r.who != "companion"]
             minutes = (live[-1].time - people[0]) / 60 if state.finished and people else None
-            rounds = table.rules.stats(state).get(policy.ROUNDS[0]) if policy else None
+            stats = table.rules.stats(state)
+            rounds = stats.get(policy.ROUNDS[0]) if policy else None
             out.setdefault(len(table.players), []).append(Game(
                 bool(state.finished), tuple(state.winners), len(live),
                 float(rounds) if rounds is not None else None, starter,
                 tuple((s, tuple(sorted(f))) for s, f in sorted(played.items())),
                 minutes=round(minutes, 1) if minutes is not None else None,
-                source="recorded", sides=sides(game, table.match.setup, state)))
+                source="recorded", sides=sides(game, table.match.setup, state),
+                stats=tuple(sorted((k, float(v)) for k, v in stats.items()))))
     finally:
         src.close()
     return out
