@@ -155,7 +155,7 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
         # One set: its length histogram follows its length table, before its sides.
         alone = ("" if req.compare is not None else
                  page._img(page.length_plot(lengths, "events per game"), "game length"))
-        sections.append(page.section(label, f, rounds) + alone
+        sections.append(page.section(label, f, rounds, alone)
                         + side_section.section(f["sides"], label))
     by_count = _sweep(req, variants[0][1], sets[next(iter(sets))], names, decks, shared)
     if len(by_count) > 1:

@@ -225,8 +225,9 @@ def compare_section(base: str, compared: Mapping[str, Mapping[str, Any]]) -> str
     return "\n".join(parts)
 
 
-def section(label: str, f: Mapping[str, Any], rounds: str) -> str:
-    """The figures of one set of games: seats, first player, length, cards."""
+def section(label: str, f: Mapping[str, Any], rounds: str, length_plot: str = "") -> str:
+    """The figures of one set of games: seats, first player, length (``length_plot``, an
+    image, right under its table), cards."""
     parts = [f"<h2>{html.escape(label)}</h2>",
              f"<p class='muted'>{f['games']} games, {f['finished']} finished.</p>"]
     warn = any(s["favoured"] or s["disfavoured"] for s in f["seats"])
@@ -236,7 +237,7 @@ def section(label: str, f: Mapping[str, Any], rounds: str) -> str:
         parts.append(_img(seat_plot({label: f}, "Win rate per seat"),
                           f"win rate per seat, {label}"))
         parts.append(_seat_table(f))
-        parts.append("<h3>Game length</h3>" + _length_table(f, rounds))
+        parts.append("<h3>Game length</h3>" + _length_table(f, rounds) + length_plot)
     if f.get("per_game"):
         parts.append("<h3>What happens in a game</h3><p class='muted'>The rules' own "
                      "counts, on average per finished game.</p>" + _per_game_table(f))
