@@ -68,17 +68,23 @@ def bench_engine(game: str, players: int, games: int, seed: int,
     pairs = _sampled(logs, picks)
     few = pairs[:: max(1, len(pairs) // DEEPCOPY_SAMPLES)]
     apply = logs[0].match.rules.apply
-    # Fresh tables for each round, made before the clock starts (a deal is not an event).
-    tables = [[Match(out.match.rules, out.match.setup) for out in logs]
-              for _ in range(repeat)]
-    matches: list[Match[Any]] = []
+    # Fresh tables for each round, made before the clock starts (a deal is not an event);
+    # each is let go once played, as a server lets a finished table go.
+    fresh: list[list[Match[Any] | None]] = [
+        [Match(out.match.rules, out.match.setup) for out in logs] for _ in range(repeat)]
+    adjudications = [0]
 
     def full_path() -> None:
-        matches[:] = tables.pop()
-        for m, out in zip(matches, logs, strict=True):
+        matches = fresh.pop()
+        adjudications[0] = 0
+        for i, out in enumerate(logs):
+            m = matches[i]
+            matches[i] = None
+            assert m is not None  # each table is played once
             m_apply = m.apply
             for e in out.events:
                 m_apply(e, version=len(m.events))
+            adjudications[0] += int(m.rules.stats(m.state)["adjudications"])
 
     def rules_path() -> None:
         for out in logs:
@@ -99,19 +105,18 @@ def bench_engine(game: str, players: int, games: int, seed: int,
     if game == "wuxing":
         runs.update(_bare_runs(logs, picks))
     best = _best(runs, repeat)
-    adjudications = sum(int(m.rules.stats(m.state)["adjudications"]) for m in matches)
     wall, cpu = best["full"]
     out: dict[str, Any] = {
         "game": game,
         "players": players,
         "games": games,
         "events": events,
-        "adjudications": adjudications,
+        "adjudications": adjudications[0],
         "seconds": round(wall, 4),
         "cpu_seconds": round(cpu, 4),
         "events_per_second": _rate(events, wall),
         "events_per_cpu_second": _rate(events, cpu),
-        "adjudications_per_cpu_second": _rate(adjudications, cpu),
+        "adjudications_per_cpu_second": _rate(adjudications[0], cpu),
         "rules_apply_per_cpu_second": _rate(events, best["rules"][1]),
         "clone": "reference",
         "clone_samples": len(pairs),

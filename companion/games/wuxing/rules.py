@@ -76,6 +76,9 @@ from companion.games.wuxing.state import (
 )
 from companion.zones import parse_zone
 
+# Phases in which a seat shows the top card of its deck (WX-5, WX-6, WX-7).
+_FROM_DECK = frozenset({REVEAL, FEED, PURGE})
+
 
 class WuXingRules(Rules[WuXingState]):
     """The WuXing referee (seed 000, WX-1..WX-12)."""
@@ -217,6 +220,29 @@ class WuXingRules(Rules[WuXingState]):
         t = state.table
         zone = event.get("zone")
         seat = t.zone_seats.get(zone) if type(zone) is str else None
+        raw = event.get("card")
+        # The camera's common case first (most events, and every one a search plays): a
+        # printed serial, no sender, no override, nothing tapped or guessed, the card where
+        # the table waits for it. The same steps as the full path below, which takes the
+        # rest and every refusal.
+        if (type(raw) is str and raw in t.faces and "seat" not in event
+                and "override" not in event and not state.stand_ins and not state.guesses
+                and not state.finished):
+            phase = state.phase
+            if seat is None:
+                if (phase == DRAW and zone == UNIVERSE and state.places[raw] == UNIVERSE
+                        and t.kind[raw] == ELEMENT):
+                    return rounds.universe_card(state, raw, Said())
+            elif seat in state.awaiting and phase in _FROM_DECK:
+                place = state.places[raw]
+                if place == UNKNOWN if state.unseen[seat - 1] else place == t.deck_place[seat]:
+                    if len(state.awaiting) > 1:
+                        step = rounds.first_card if phase == REVEAL else rounds.fed_card
+                        return step(state, seat, raw, Said())
+                    if phase == REVEAL:
+                        done = rounds.second_card(state, seat, raw)
+                        if done is not None:
+                            return done
         if zone == VOID or (zone == UNIVERSE and state.phase == FEED):
             return camera.straight(self, state, event, str(zone))
         if seat is None and zone != UNIVERSE:
@@ -226,7 +252,6 @@ class WuXingRules(Rules[WuXingState]):
             if again is not state:
                 return camera.regiven(self._scan(again, event), seat, again.guesses[-1][1])
         by = self._sender(state, event) if "seat" in event else None
-        raw = event.get("card")
         if type(raw) is not str:
             raw = require(event, "card", str)
         override = event.get("override", False)
