@@ -113,13 +113,22 @@ class WuXingRules(Rules[WuXingState]):
         need = by_players.get(str(players), 1 if players <= 4 else 2)
         return {"player": int(need), "universe": 1}
 
+    # The latest deal and its set-up: a playtest deals the same set-up for every game, and
+    # the state is immutable, so the same one serves (a pure function's memo; one entry).
+    _dealt: tuple[Setup, WuXingState] | None = None
+
     def start(self, setup: Setup) -> WuXingState:
         """Deal (WX-2): the player deck(s) evenly, the remainder set aside unseen; raises
         ``BadSetup``."""
+        dealt = self._dealt
+        if dealt is not None and dealt[0] is setup:
+            return dealt[1]
         n = len(setup.players)
         if not self.min_players <= n <= self.max_players:
             raise BadSetup(f"WuXing takes 2-8 players, got {n}")
-        return deal(setup, self.sets_needed(n))
+        state = deal(setup, self.sets_needed(n))
+        self._dealt = (setup, state)
+        return state
 
     # -- events -------------------------------------------------------------------------
 
@@ -643,7 +652,10 @@ class WuXingRules(Rules[WuXingState]):
 
 def _random_top(state: WuXingState, seat: int, rng: random.Random) -> str:
     if state.unseen[seat - 1]:  # won cards lie under the unseen ones (WX-8)
-        pool = [c for c, p in state.places.items() if p == UNKNOWN]
+        # Only player cards are ever unseen (the deal, WX-2), listed in the order of
+        # ``places``: the same pool, in the same order, from fewer cards.
+        places = state.places
+        pool = [c for c in state.table.player_cards if places[c] == UNKNOWN]
     else:
         mine = deck_of(seat)
         pool = [c for c, p in state.places.items() if p == mine]
