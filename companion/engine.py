@@ -565,18 +565,20 @@ class Match(Generic[S]):
                 f"the table is at version {len(self.events)}, the action was for {version}"
             )
         rules = self.rules
-        if rules.event_fields:
-            check_event_fields(event, rules.event_fields)
+        fields = rules.event_fields
+        if fields:
+            check_event_fields(event, fields)
         try:
             state = rules.apply(self.state, event)
         except CompanionError:  # names read and refusals worded on the refused path only
             state, event = apply_named(rules, self.setup, self.state, event)
         self.events.append(dict(event))
-        said = state.__dict__.get("said")  # as ``_ruling``, inline: this runs on every event
+        d = state.__dict__
+        said = d.get("said")  # as ``_ruling``, inline: this runs on every event
         if said is None:
             said = Said([(_ruling_of, state)]) if self._derived else state.ruling
         self._said.append(said)
-        self.plays.append(state.__dict__.get("last_play"))
+        self.plays.append(d.get("last_play"))
         self.state = state
         return state
 
