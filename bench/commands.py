@@ -17,17 +17,19 @@ from companion.registry import GAMES
 
 def register(cli: Any) -> None:
     """Add every benchmark to ``cli``."""
-    b = cli.bench("engine", "adjudications per second of every game on one core", _engine)
+    b = cli.bench("engine", "events, adjudications and clone-and-apply per second of every "
+                  "game on one core; WuXing against a bare referee of the same rules", _engine)
     b.add_argument("--game", choices=list(GAMES), action="append")
     b.add_argument("--games", type=int, default=200)
     b.add_argument("--seed", type=int, default=7)
+    b.add_argument("--repeat", type=int, default=3, help="rounds per figure (the best one)")
 
     b = cli.bench("report", "simulated games per second for a playtest report, on one core and "
                   "on every core (10,000 WuXing games by default)", _report)
     b.add_argument("--game", choices=list(GAMES), default="wuxing")
     b.add_argument("--players", type=int, default=2)
     b.add_argument("--games", type=int, default=10_000)
-    b.add_argument("--policy", choices=["random", "greedy"], default="random")
+    b.add_argument("--policy", choices=["random", "uniform", "greedy"], default="random")
 
     b = cli.bench("print", "time and file size of the full set of all five games on A4 and "
                   "Letter", _print)
@@ -143,7 +145,8 @@ def _engine(args: argparse.Namespace) -> int:
     for game in args.game or list(GAMES):
         rules = find_rules(game)
         players = max(rules.min_players, min(4, rules.max_players))
-        print(json.dumps(bench_engine(game, players, args.games, args.seed)))
+        print(json.dumps(bench_engine(game, players, args.games, args.seed, args.repeat)),
+              flush=True)
     return 0
 
 

@@ -24,8 +24,9 @@ def register(cli: Any) -> None:
         "--option", action="append", default=[], metavar="NAME=VALUE",
         help="a ruling option (JSON value), e.g. --option end='\"recycle\"'",
     )
-    p.add_argument("--policy", choices=["random", "greedy"], default="random",
-                   help="the simulated players: random legal plays, or greedy (a one-step "
+    p.add_argument("--policy", choices=["random", "uniform", "greedy"], default="random",
+                   help="the simulated players: random legal plays of the rules, uniform (any "
+                   "legal move of a player's own seat alike) or greedy (a one-step "
                    "look-ahead of the rules; see companion report)")
 
 

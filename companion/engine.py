@@ -308,6 +308,10 @@ class Rules(ABC, Generic[S]):
     options: ClassVar[tuple[Option, ...]] = ()
     # Zones a camera or the referee may put a scanned card in ("universe", "seat:<n>"...).
     zones: ClassVar[tuple[str, ...]] = ("seat:<n>",)
+    # A face binds the seat that plays it to its deck (God Num's legions, GN-2 rev. 2): a
+    # printed name several decks print is then played only when one deck alone can take
+    # it (C-10 rev. 3, ``naming.play_named``).
+    names_bind: ClassVar[bool] = False
 
     def configure(self, players: Sequence[str], options: Mapping[str, Any] | None) -> JSONDict:
         """Validated options with defaults filled in; raises ``BadSetup``."""
@@ -500,7 +504,8 @@ def apply_named(rules: Rules[S], setup: Setup, state: S, event: Event) -> tuple[
         except CompanionError:  # a printed name ("Topaz") is read only once refused as is
             if naming.readings(setup.cards, event) is None:
                 raise
-            return naming.play_named(partial(rules.apply, state), setup.cards, event)
+            return naming.play_named(partial(rules.apply, state), setup.cards, event,
+                                     names_bind=rules.names_bind)
     except CompanionError as exc:
         raise naming.as_sent(exc, event) from None
 
@@ -560,18 +565,20 @@ class Match(Generic[S]):
                 f"the table is at version {len(self.events)}, the action was for {version}"
             )
         rules = self.rules
-        if rules.event_fields:
-            check_event_fields(event, rules.event_fields)
+        fields = rules.event_fields
+        if fields:
+            check_event_fields(event, fields)
         try:
             state = rules.apply(self.state, event)
         except CompanionError:  # names read and refusals worded on the refused path only
             state, event = apply_named(rules, self.setup, self.state, event)
         self.events.append(dict(event))
-        said = state.__dict__.get("said")  # as ``_ruling``, inline: this runs on every event
+        d = state.__dict__
+        said = d.get("said")  # as ``_ruling``, inline: this runs on every event
         if said is None:
             said = Said([(_ruling_of, state)]) if self._derived else state.ruling
         self._said.append(said)
-        self.plays.append(state.__dict__.get("last_play"))
+        self.plays.append(d.get("last_play"))
         self.state = state
         return state
 

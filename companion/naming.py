@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from companion import codec
-from companion.cards import CardFace
+from companion.cards import CardFace, load_deck
 from companion.errors import (
     CompanionError,
     MalformedEvent,
@@ -184,16 +184,22 @@ def requote(exc: CompanionError, quoted: Mapping[str, str]) -> CompanionError:
 
 
 def play_named(apply: Callable[[Mapping[str, Any]], T], cards: Mapping[str, CardFace],
-               event: Mapping[str, Any]) -> tuple[T, Mapping[str, Any]]:
+               event: Mapping[str, Any], *, names_bind: bool = False
+               ) -> tuple[T, Mapping[str, Any]]:
     """``apply(event)``, reading printed names in its card fields: returns what ``apply``
     returned and the event it took (names replaced by face ids, so replay is exact).
 
     Raises the refusal of the first reading that is not about who acts (C-7), else the
-    first reading's, quoting the names as typed.
+    first reading's, quoting the names as typed. ``names_bind``: a face binds its seat to
+    its deck (God Num's legions, GN-2 rev. 2), so ``apply`` must be pure: a name that
+    several decks print and that more than one of them could take now binds nothing and
+    is refused as saying too little (C-10 rev. 3).
     """
     options = readings(cards, event)
     if options is None:
         return apply(event), event
+    if names_bind and len(options) > 1:
+        return _one_binding(apply, cards, options)
     refusals: list[tuple[CompanionError, Mapping[str, str]]] = []
     for reading, quoted in options:
         try:
@@ -203,6 +209,39 @@ def play_named(apply: Callable[[Mapping[str, Any]], T], cards: Mapping[str, Card
     chosen, typed = next(((e, q) for e, q in refusals if not isinstance(e, OutOfTurn)),
                          refusals[0])
     raise requote(chosen, typed) from None
+
+
+def _one_binding(apply: Callable[[Mapping[str, Any]], T], cards: Mapping[str, CardFace],
+                 options: list[tuple[dict[str, Any], dict[str, str]]]
+                 ) -> tuple[T, Mapping[str, Any]]:
+    """The one reading the rules take, when a face binds its deck (C-10 rev. 3)."""
+    taken: list[tuple[T, dict[str, Any], dict[str, str]]] = []
+    refusals: list[tuple[CompanionError, Mapping[str, str]]] = []
+    for reading, quoted in options:
+        try:
+            taken.append((apply(reading), reading, quoted))
+        except CompanionError as exc:
+            refusals.append((exc, quoted))
+    if len(taken) == 1:
+        return taken[0][0], taken[0][1]
+    if not taken:
+        chosen, typed = next(((e, q) for e, q in refusals if not isinstance(e, OutOfTurn)),
+                             refusals[0])
+        raise requote(chosen, typed)
+    faces = [f for _, _, quoted in taken for face_id in quoted
+             if (f := cards_face(cards, face_id)) is not None]
+    known = load_deck(faces[0].game).decks
+    names = [known[d].name for d in dict.fromkeys(f.deck for f in faces) if d in known]
+    said = ", ".join(repr(t) for t in dict.fromkeys(taken[0][2].values()))
+    raise MalformedEvent(
+        f"{said} is printed in the {' and the '.join(names)}, and your first card decides "
+        "which is yours: scan the card, or tap it where your deck's cards are shown",
+        rule="C-10")
+
+
+def cards_face(cards: Mapping[str, CardFace], face_id: str) -> CardFace | None:
+    """The face ``face_id`` among ``cards``' faces (``None``: no card of the table)."""
+    return next((f for f in cards.values() if f.id == face_id), None)
 
 
 def as_sent(exc: CompanionError, event: Mapping[str, Any]) -> CompanionError:

@@ -13,6 +13,13 @@ comparisons of two ruling options played on the same seeds.
   by themselves: 0.445-0.489), never against the fair share; only cards seen in
   ``MIN_CARD_GAMES`` seat-games are tested, and the Benjamini-Hochberg procedure holds the
   false discovery rate at 5 % over all of them.
+- **Sides** (a God Num legion, a Mountains & Rivers character, a Gem Complete deck:
+  ``companion.sides``): each side's share of wins over the seat-games it was played in,
+  against its fair baseline: the mean over those seat-games of 1/players (a side two seats
+  play in one game counts twice; a game nobody won gives nobody a share). Only sides seen in
+  ``MIN_SIDE_GAMES`` seat-games are tested; a side is named favoured or disadvantaged when
+  its z-test (variance of its own seat-games) passes Bonferroni's 5 %/k over the k tested
+  sides and its Wilson interval at that level excludes the baseline: one family, as seats.
 - **Compare**: the same seeds give each option the same game index ``i``; the difference
   of each figure is averaged over the pairs with a 95 % normal interval, and games that came
   out identical under both options are counted (all identical: the option changed nothing).
@@ -27,6 +34,7 @@ from typing import Any, Protocol
 
 ALPHA = 0.05
 MIN_CARD_GAMES = 20  # a card seen in fewer seat-games is listed but never tested or ranked
+MIN_SIDE_GAMES = 30  # a side seen in fewer seat-games is listed but never judged
 _N = NormalDist()
 
 
@@ -133,6 +141,53 @@ def positions(done: Sequence[_Game], players: int) -> list[dict[str, Any]]:
         out.append({"position": p, **r, "fair": round(fair, 4),
                     "advantage": round(float(r["rate"]) - fair, 4) if started else None})
     _family(out, wins, len(started), fair)
+    return out
+
+
+class _SidedGame(_Game, Protocol):
+    @property
+    def sides(self) -> tuple[str, ...]: ...
+
+
+def sides(done: Sequence[_SidedGame], min_games: int = MIN_SIDE_GAMES
+          ) -> list[dict[str, Any]]:
+    """Each side's win rate over its seat-games (``n``), its fair baseline, a
+    Bonferroni-level Wilson interval and verdict over the sides seen ``min_games`` times;
+    sides named ``""`` (not bound) are left out. Most seat-games first."""
+    if min_games < 1:
+        raise ValueError(f"min_games must be 1 or more, got {min_games}")
+    tally: dict[str, list[float]] = {}  # side -> [seat-games, wins, fair wins, variance]
+    present: dict[str, int] = {}
+    for g in done:
+        players = len(g.sides)
+        fair = 1.0 / players if g.winners and players else 0.0
+        for seat, side in enumerate(g.sides, 1):
+            if not side:
+                continue
+            t = tally.setdefault(side, [0, 0.0, 0.0, 0.0])
+            t[0] += 1
+            t[1] += share(g, seat)
+            t[2] += fair
+            t[3] += fair * (1 - fair)
+        for side in set(g.sides) - {""}:
+            present[side] = present.get(side, 0) + 1
+    tested = [k for k, t in tally.items() if t[0] >= min_games]
+    z = family_z(len(tested))
+    out: list[dict[str, Any]] = []
+    for name, (n, wins, fair_wins, var) in sorted(tally.items(),
+                                                  key=lambda kv: (-kv[1][0], kv[0])):
+        base = fair_wins / n
+        r = rate(wins, int(n), z)
+        del r["games"]  # seat-games: ``n``; the games it appeared in: ``in_games``
+        p = None
+        if name in tested and var > 0:
+            p = round(2 * (1 - _N.cdf(abs(wins - fair_wins) / math.sqrt(var))), 6)
+        judged = p is not None and p < ALPHA / max(1, len(tested))
+        out.append({"name": name, "n": int(n), **r, "in_games": present.get(name, 0),
+                    "fair": round(base, 4), "difference": round(wins / n - base, 4),
+                    "p": p, "tested": name in tested,
+                    "favoured": judged and r["low"] > base,
+                    "disfavoured": judged and r["high"] < base})
     return out
 
 

@@ -7,7 +7,13 @@ and kept, cards are drawn one at a time from what each deck still holds, and a p
 decides from its own seat only, choosing among ``seatplay.moves`` (every legal move made
 from the cards it holds and what it sees):
 
-- ``random``: any of those moves, each equally likely;
+- ``random``: a casual player, the rules' own random play (``Rules.random_play``: any
+  legal play, with the habits its game gives it, e.g. a God Num player mostly lays a card
+  that keeps the pot under the target) made from its own seat: the rules propose plays on
+  tables the seat cannot tell from the real one until one is a move of its own, from the
+  cards it holds (uniform over its moves if none is, after ``CASUAL_TRIES``);
+- ``uniform``: any of those moves, each equally likely (the floor of the skill ladder; in
+  God Num most legal moves are discards, so its games end within a few turns);
 - ``greedy``: a one-step look-ahead. It imagines ``policy.SAMPLES`` tables it cannot tell
   from the real one (``seatplay.resample``: the other hands and the unseen decks drawn
   again), plays each move (of the types its game's ``policy.DECISIONS`` weighs) on each,
@@ -37,8 +43,9 @@ from companion.games.mountains import policy as mountains_policy
 from companion.games.shrine import policy as shrine_policy
 from companion.games.wuxing import policy as wuxing_policy
 from companion.registry import build_setup, demo_run, find_rules
+from companion.sides import sides
 
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "uniform", "greedy")
 POLICY_OF: Mapping[str, ModuleType] = {
     "wuxing": wuxing_policy, "godnum": godnum_policy, "shrine": shrine_policy,
     "mountains": mountains_policy, "gemcomplete": gemcomplete_policy,
@@ -47,6 +54,7 @@ MAX_EVENTS = 20_000
 Z95 = 1.959964
 MIN_CARD_GAMES = playstats.MIN_CARD_GAMES
 SAMPLES = 4  # tables a greedy player imagines per decision (its policy's SAMPLES)
+CASUAL_TRIES = 64  # the rules' random plays a casual player tries before any move will do
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,9 @@ class Game:
     greedy: tuple[int, ...] = ()  # the seats a greedy player sat in
     minutes: float | None = None
     source: str = "simulated"
+    sides: tuple[str, ...] = ()  # each seat's legion, character or deck (companion.sides)
+    # The game's own figures at its end (``Rules.stats``: moves, attacks, tiles, bids...).
+    stats: tuple[tuple[str, float], ...] = ()
 
 
 def actor(event: Mapping[str, Any]) -> int | None:
@@ -122,21 +133,53 @@ def _greedy(pt: Playtest, table: seatplay.Table, seat: int, options: Sequence[Ev
     judge = getattr(pt.policy, "judge", None)
     value = pt.policy.value
     best, best_value = weighed[0], -math.inf
+    rules = pt.rules
     for event in weighed:
         total = 0.0
         for sample in samples:
-            after = seatplay.apply(sample, event).state
+            # The engine's table is all a policy reads: the hands need not follow here.
+            after = rules.apply(sample.state, event)
             total += judge(sample.state, event, after, seat) if judge else value(after, seat)
         if total > best_value:
             best, best_value = event, total
     return best
 
 
+def _move_key(event: Event) -> str:
+    """An event as a move: its fields, a list (of cards, of payments) in any order."""
+    def plain(v: Any) -> Any:
+        if isinstance(v, list):
+            return sorted((plain(x) for x in v), key=repr)
+        if isinstance(v, Mapping):
+            return sorted((str(k), plain(x)) for k, x in v.items())
+        return v
+    return repr(plain(event))
+
+
+def _casual(pt: Playtest, table: seatplay.Table, seat: int, options: Sequence[Event],
+            rng: random.Random) -> Event:
+    """The rules' random play for ``seat``, made from its own seat: proposed on tables it
+    cannot tell from this one (so nothing hidden steers it) until one is among its
+    ``options`` (so it plays only cards it holds)."""
+    if len(options) == 1:
+        return options[0]
+    index = {_move_key(e): e for e in options}
+    for _ in range(CASUAL_TRIES):
+        sample = seatplay.resample(table, seat, rng)
+        event = pt.rules.random_play(sample.state, rng)
+        if event is not None:
+            hit = index.get(_move_key(event))
+            if hit is not None:
+                return hit
+    return options[rng.randrange(len(options))]
+
+
 def play(pt: Playtest, seed: int, index: int, greedy: Iterable[int] = (),
-         max_events: int = MAX_EVENTS) -> Game:
+         max_events: int = MAX_EVENTS, uniform: bool = False) -> Game:
     """Play game ``index`` of the playtest seeded ``seed`` at a simulated table
-    (``companion.seatplay``); ``greedy``: the seats a greedy player sits in (the others
-    play at random). Stops after ``max_events`` events of the engine."""
+    (``companion.seatplay``); ``greedy``: the seats a greedy player sits in; the others
+    play as a casual player (``random``), or any move alike if ``uniform``. Stops after
+    ``max_events`` events of the engine."""
     rng = random.Random(f"{pt.game}:{seed}:{index}")
     greedy_seats = frozenset(greedy)
     table = seatplay.deal(pt, rng)
@@ -150,12 +193,14 @@ def play(pt: Playtest, seed: int, index: int, greedy: Iterable[int] = (),
         if event is None:
             seat = seatplay.to_move(table)
             options = seatplay.moves(table, seat) if seat is not None else []
-            if not options:
+            if seat is None or not options:
                 break
             if seat in greedy_seats:
                 event = _greedy(pt, table, seat, options, rng)
-            else:
+            elif uniform:
                 event = options[rng.randrange(len(options))]
+            else:
+                event = _casual(pt, table, seat, options, rng)
         before = table.state
         table = seatplay.apply(table, event)
         if table.state is before:  # a card into a hand: the table's, not the engine's
@@ -171,18 +216,21 @@ def play(pt: Playtest, seed: int, index: int, greedy: Iterable[int] = (),
             starter = policy.starter(table.state)
     state = table.state
     key = policy.ROUNDS[0]
-    rounds = pt.rules.stats(state).get(key)
+    stats = pt.rules.stats(state)
+    rounds = stats.get(key)
     return Game(bool(state.finished), tuple(state.winners), events,
                 float(rounds) if rounds is not None else None, starter,
                 tuple((s, tuple(sorted(f))) for s, f in sorted(played.items())),
-                tuple(sorted(greedy_seats)))
+                tuple(sorted(greedy_seats)),
+                sides=sides(pt.game, pt.setup, state),
+                stats=tuple(sorted((k, float(v)) for k, v in stats.items())))
 
 
 def play_range(pt: Playtest, seed: int, start: int, stop: int, policy: str,
                max_events: int = MAX_EVENTS) -> list[Game]:
-    """Games ``start`` to ``stop - 1``: every seat ``policy`` (``random`` or ``greedy``),
-    or ``rotate``: one greedy seat (game ``i``: seat ``i % players + 1``) against random
-    players, the designer's test of whether decisions matter."""
+    """Games ``start`` to ``stop - 1``: every seat ``policy`` (``random``, ``uniform`` or
+    ``greedy``), or ``rotate``: one greedy seat (game ``i``: seat ``i % players + 1``)
+    against random (casual) players, the designer's test of whether decisions matter."""
     out = []
     n = pt.players
     for i in range(start, stop):
@@ -190,11 +238,12 @@ def play_range(pt: Playtest, seed: int, start: int, stop: int, policy: str,
             greedy: tuple[int, ...] = tuple(range(1, n + 1))
         elif policy == "rotate":
             greedy = (i % n + 1,)
-        elif policy == "random":
+        elif policy in ("random", "uniform"):
             greedy = ()
         else:
-            raise ValueError(f"policy must be random, greedy or rotate, got {policy!r}")
-        out.append(play(pt, seed, i, greedy, max_events))
+            raise ValueError(f"policy must be random, uniform, greedy or rotate, got "
+                             f"{policy!r}")
+        out.append(play(pt, seed, i, greedy, max_events, uniform=policy == "uniform"))
     return out
 
 
@@ -250,6 +299,7 @@ def figures(games: Sequence[Game], players: int, names: Mapping[str, str] | None
         "length": {"events": _spread([g.events for g in done]),
                    "rounds": _spread([g.rounds for g in done if g.rounds is not None]),
                    "minutes": _spread(minutes)},
+        "per_game": per_game(done),
         "cards": card_rows,
         "cards_tested": sum(1 for c in card_rows if c["p"] is not None),
         "cards_standing_out": sum(1 for c in card_rows if c["stands_out"]),
@@ -257,6 +307,16 @@ def figures(games: Sequence[Game], players: int, names: Mapping[str, str] | None
         "bottom_cards": bottom,
         "shared_cards": shared_top + shared_bottom[::-1],
     }
+
+
+def per_game(games: Sequence[Game]) -> dict[str, float]:
+    """The mean of each of the game's own figures (``Rules.stats``) over ``games``: how
+    often a rule comes into play (Mountains & Rivers' armoury and blunt tiles, MR-1 rev. 3;
+    God Num's busts...)."""
+    with_stats = [dict(g.stats) for g in games if g.stats]
+    keys = sorted({k for s in with_stats for k in s})
+    return {k: round(statistics.fmean(s.get(k, 0.0) for s in with_stats), 3)
+            for k in keys} if with_stats else {}
 
 
 def decisions(rotated: Sequence[Game], players: int) -> dict[str, Any]:

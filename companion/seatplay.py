@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.engine import Event, Rules, Setup
+from companion.engine import Event, Rules, Setup, evolve
 from companion.errors import IllegalPlay, MalformedEvent
 
 DEAL = "deal"  # a table event: one card from a seat's deck into its hand
@@ -70,7 +70,9 @@ class Game(Protocol):
 class Table:
     """A physical table: the engine ``state`` (what the companion knows), each seat's kept
     ``hands`` (``hands[seat - 1]``: the serials it holds, dealt once and kept between
-    turns) and the model's ``secret`` (whatever else only the cards know, per game)."""
+    turns) and the model's ``secret`` (whatever else only the cards know, per game: God
+    Num's and Gem Complete's printed deck each seat took, what a seat remembers...).
+    ``seats`` is the game's model (``Seats``), ``rules`` and ``setup`` the table's."""
 
     rules: Rules[Any] = field(repr=False)
     seats: Seats = field(repr=False)
@@ -91,15 +93,14 @@ class Table:
         return self.hands[seat - 1]
 
     def evolve(self, **changes: Any) -> Table:
-        d = {"rules": self.rules, "seats": self.seats, "setup": self.setup,
-             "state": self.state, "hands": self.hands, "secret": self.secret}
-        d.update(changes)
-        return Table(**d)
+        """A copy with ``changes`` (``engine.evolve``: one dict copy; this runs per event)."""
+        return evolve(self, **changes)
 
 
 class Seats:
-    """One game's physical side. The defaults fit a game without hands: chance comes from
-    the model's ``engine_chance``; subclasses add hands, draws and moves."""
+    """One game's physical side. The defaults fit a game without hands and without
+    chance; each game's model says what its chance, seats to move and moves are."""
+
 
     def start(self, rules: Rules[Any], setup: Setup, rng: random.Random) -> Table:
         """A new table (the deal's random choices, if any, come from ``rng``)."""
@@ -120,6 +121,10 @@ class Seats:
 
     def moves(self, table: Table, seat: int) -> list[Event]:
         return []
+
+    def check(self, table: Table, event: Event) -> None:
+        """Refuse (``IllegalPlay``) a card ``event`` takes from a hand that does not hold
+        it: the engine counts hands and cannot tell a hand from a deck. Default: none."""
 
     def table_event(self, table: Table, event: Event) -> Table | None:
         """A table event (a draw) applied, or ``None`` if ``event`` is the engine's."""
@@ -180,6 +185,16 @@ class Open(Seats):
     def chance_outcomes(self, table: Table) -> list[tuple[Event, float]] | None:
         raise ValueError(f"{table.setup.game!r} has no seat model: its chance cannot be "
                          "listed")
+
+
+def from_hand(table: Table, seat: object, cards: Sequence[object]) -> None:
+    """Raise ``IllegalPlay`` unless seat ``seat`` holds every one of ``cards``."""
+    if not isinstance(seat, int) or not 1 <= seat <= table.players:
+        return  # the engine refuses a seat that is not at the table
+    missing = [c for c in cards if c not in table.hand(seat)]
+    if missing:
+        raise IllegalPlay(f"seat {seat} does not hold {missing[0]!r}: a player plays only "
+                          "the cards in its hand")
 
 
 def pick(outcomes: Sequence[tuple[Event, float]], rng: random.Random) -> Event:
@@ -260,13 +275,16 @@ def moves(table: Table, seat: int) -> list[Event]:
 
 def apply(table: Table, event: Event) -> Table:
     """The table after ``event``: a draw moves a card into a hand; any other event is
-    ruled on by the engine (raises its ``CompanionError``) and the hands follow."""
+    ruled on by the engine (raises its ``CompanionError``) and the hands follow; a card
+    the engine lets a seat show that its kept hand does not hold raises ``IllegalPlay``."""
     if not isinstance(event, Mapping):
         raise MalformedEvent(f"an event must be a JSON object, got {event!r}")
-    done = table.seats.table_event(table, event)
+    model = table.seats
+    done = model.table_event(table, event)
     if done is not None:
         return done
-    return table.seats.kept(table, event, table.rules.apply(table.state, event))
+    model.check(table, event)
+    return model.kept(table, event, table.rules.apply(table.state, event))
 
 
 def observation(table: Table, seat: int) -> str:

@@ -10,11 +10,13 @@ from typing import Any
 from companion import playstats
 from companion.cards import load_deck
 from companion.errors import BadSetup
-from companion.playtest import POLICIES, Game, Playtest, decisions, figures
+from companion.playtest import MAX_EVENTS, POLICIES, Game, Playtest, decisions, figures
 from companion.progress import Progress
 from companion.registry import find_rules
 from report import html as page
 from report import ladder as report_ladder
+from report import lengths as length_section
+from report import sides as side_section
 from report.run import recorded, simulate
 
 DECISION_GAMES = 1000  # games with one greedy player, at most: enough for a clear interval
@@ -36,11 +38,17 @@ class Request:
     decision_games: int | None = None
     playtest: Playtest | None = None  # a game outside the registry (tests)
     progress: Progress | None = None  # a bar on a terminal (companion.progress)
+    sweep: tuple[int, ...] = ()  # --players 2,3,4: the other counts' lengths, seats, sides
+    max_events: int = MAX_EVENTS  # a game still going after this many events did not end
     ladder: tuple[tuple[int, ...], int] | None = None  # --ladder: (budgets, games per pair)
+
+    def counts(self) -> tuple[int, ...]:
+        """Every player count the report plays, smallest first."""
+        return tuple(sorted({self.players, *self.sweep}))
 
     def steps(self) -> int:
         """Games the report plays in all (for a progress bar)."""
-        sets = len(self.compare[1]) if self.compare else 1
+        sets = (len(self.compare[1]) if self.compare else 1) + len(self.counts()) - 1
         ladder = report_ladder.games(self.players, *self.ladder) if self.ladder else 0
         return (self.games * sets + min(self.games, self.decision_games or DECISION_GAMES)
                 + ladder)
@@ -53,6 +61,10 @@ class Request:
             raise BadSetup(f"--games must be 1-1,000,000, got {self.games}")
         if self.compare is not None and len(self.compare[1]) < 2:
             raise BadSetup("--compare needs NAME=A,B: two values or more")
+        if not 1 <= self.max_events <= 10_000_000:
+            raise BadSetup(f"--max-events must be 1-10,000,000, got {self.max_events}")
+        if self.playtest is not None and len(self.counts()) > 1:
+            raise BadSetup("a game outside the registry is played at its own count only")
 
 
 def _faces(game: str, policy: Any) -> tuple[dict[str, str], dict[str, str], set[str]]:
@@ -68,6 +80,38 @@ def _faces(game: str, policy: Any) -> tuple[dict[str, str], dict[str, str], set[
     shared = {data.decks[k].name for k in getattr(policy, "SHARED_DECKS", ())
               if k in data.decks}
     return names, decks, shared
+
+
+def _designer(f: dict[str, Any], games: list[Game], req: Request, players: int,
+              options: Mapping[str, Any]) -> dict[str, Any]:
+    """``f`` with what designers ask next (issue 30 §4): per side, length distributions,
+    games that did not end."""
+    f["sides"] = side_section.figures(games, req.game)
+    f["lengths"] = length_section.lengths(games, f)
+    f["not_ending"] = length_section.not_ending(games, req.game, players, options, req.seed,
+                                                req.max_events)
+    return f
+
+
+_SWEPT = ("games", "finished", "unfinished", "players", "seats", "positions", "lengths",
+          "sides", "not_ending")
+
+
+def _sweep(req: Request, options: Mapping[str, Any], first: Mapping[str, Any],
+           names: Mapping[str, str], decks: Mapping[str, str], shared: set[str]
+           ) -> dict[int, dict[str, Any]]:
+    """Each player count's seats, sides, lengths and games that did not end (the report's
+    own count is the set already played)."""
+    out: dict[int, dict[str, Any]] = {}
+    for n in req.counts():
+        if n == req.players:
+            f: Mapping[str, Any] = first
+        else:
+            games = simulate(req.game, n, options, req.seed, req.games, req.policy,
+                             req.workers, req.max_events, progress=req.progress)
+            f = _designer(figures(games, n, names, decks, shared), games, req, n, options)
+        out[n] = {k: f[k] for k in _SWEPT}
+    return out
 
 
 def build(req: Request) -> tuple[str, dict[str, Any]]:
@@ -90,8 +134,9 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
         variants = [(f"{name} = {v}", {**req.options, name: v}) for v in values]
     for label, options in variants:
         games = simulate(req.game, req.players, options, req.seed, req.games, req.policy,
-                         req.workers, playtest=pt, progress=req.progress)
-        f = figures(games, req.players, names, decks, shared)
+                         req.workers, req.max_events, playtest=pt, progress=req.progress)
+        f = _designer(figures(games, req.players, names, decks, shared), games, req,
+                      req.players, options)
         key = label or "simulated"
         sets[key] = f
         lengths[key] = [g.events for g in games if g.finished]
@@ -111,19 +156,30 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
     for key, f in sets.items():
         label = (f"Simulated: {req.policy} players" if key == "simulated"
                  else f"Simulated with {key} ({req.policy} players)")
-        sections.append(page.section(label, f, rounds))
-    if req.compare is None:
-        sections.append(page._img(page.length_plot(lengths, "events per game"),
-                                  "game length"))
+        # One set: its length histogram follows its length table, before its sides.
+        alone = ("" if req.compare is not None else
+                 page._img(page.length_plot(lengths, "events per game"), "game length"))
+        sections.append(page.section(label, f, rounds, alone)
+                        + side_section.section(f["sides"], label))
+    by_count = _sweep(req, variants[0][1], sets[next(iter(sets))], names, decks, shared)
+    if len(by_count) > 1:
+        out["sweep"] = {str(k): v for k, v in by_count.items()}
+        sections.append(length_section.sweep_section(by_count, rounds))
+    stuck = [(k, f["not_ending"]) for k, f in sets.items()] + [
+        (f"{k} players", f["not_ending"]) for k, f in by_count.items() if k != req.players]
+    out["not_ending"] = [{"set": k, **u} for k, u in stuck]
+    sections.append(length_section.not_ending_section(
+        [(f"{req.players} players" if k == "simulated" else k, u) for k, u in stuck]))
     n = min(req.games, req.decision_games or DECISION_GAMES)
     rotated = simulate(req.game, req.players, req.options, req.seed + 1, n, "rotate",
-                       req.workers, playtest=pt, progress=req.progress)
+                       req.workers, req.max_events, playtest=pt, progress=req.progress)
     d = decisions(rotated, req.players)
     out["decisions"] = d
     sections.append("<h2>Do decisions matter?</h2>"
                     f"<p class='muted'>{d['games']} games, each with one greedy player (a "
-                    "one-step look-ahead of the rules) in turn in every seat, against random "
-                    "players.</p>"
+                    "one-step look-ahead of the rules from its own seat: it never sees "
+                    "another hand) in turn in every seat, against random players (the "
+                    "rules' own random plays, made from each player's own cards).</p>"
                     f"<p class='verdict{'' if d['decisions_matter'] else ' warn'}'>"
                     f"{html.escape(d['verdict'])} It wins {page.pct(d['rate'])} "
                     f"({page.pct(d['low'])}-{page.pct(d['high'])}) against a fair "
@@ -139,15 +195,18 @@ def build(req: Request) -> tuple[str, dict[str, Any]]:
         real = by_players.get(req.players, [])
         others = sum(len(v) for k, v in by_players.items() if k != req.players)
         f = figures(real, req.players, names, decks, shared)
+        f["sides"] = side_section.figures(real, req.game)
         out["recorded"] = {**f, "other_player_counts": others}
         note = (f"<p class='muted'>{len(real)} games recorded at real tables with "
                 f"{req.players} players in this data dir"
                 + (f" ({others} with other numbers of players left out)" if others else "")
                 + ".</p>")
         sections.append(page.section("Recorded at real tables", f, rounds).replace(
-            "</h2>", "</h2>" + note, 1) if real else "<h2>Recorded at real tables</h2>" + note)
+            "</h2>", "</h2>" + note, 1) + side_section.section(f["sides"], "recorded")
+            if real else "<h2>Recorded at real tables</h2>" + note)
     params: Mapping[str, Any] = {
-        "game": title_game, "players": req.players, "games per set": req.games,
+        "game": title_game, "players": ", ".join(map(str, req.counts())),
+        "games per set": req.games, "event cap": req.max_events,
         "seed": req.seed, "simulated players": req.policy,
         **{f"option {k}": v for k, v in req.options.items()},
         **({"compared": f"{req.compare[0]}: "

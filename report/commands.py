@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from companion.errors import BadSetup
+from companion.playtest import MAX_EVENTS
 from companion.progress import progress
 from companion.registry import GAMES
 
@@ -19,20 +20,26 @@ def register(cli: Any) -> None:
                     "ones) as one HTML file with plots: seats, first player, length, cards, "
                     "whether decisions matter", _report)
     p.add_argument("game", choices=list(GAMES))
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", default="2", metavar="N[,N...]",
+                   help="players (default 2); several, e.g. 2,3,4, add each count's game "
+                   "length, seats and sides (the first count gets the whole report)")
     p.add_argument("--games", type=int, default=1000, help="games per set (default 1000)")
     p.add_argument("--seed", type=int, default=1, help="same seed, same report")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a ruling option (JSON value), e.g. --option end='\"recycle\"'")
     p.add_argument("--compare", metavar="NAME=A,B", help="the same figures side by side for "
                    "each value of one option, e.g. --compare end=count,recycle")
-    p.add_argument("--policy", choices=["random", "greedy"], default="random",
-                   help="the simulated players (default random); greedy looks one step ahead")
+    p.add_argument("--policy", choices=["random", "uniform", "greedy"], default="random",
+                   help="the simulated players: random (default: the rules' own random play, "
+                   "from the player's own seat), uniform (any legal move alike) or greedy "
+                   "(a one-step look-ahead)")
     p.add_argument("--from-data", metavar="DIR", help="add the games recorded at real tables "
                    "in this data dir")
     p.add_argument("--out", default="report.html", help="the HTML file (default report.html)")
     p.add_argument("--json", action="store_true", help="also print the figures as JSON")
     p.add_argument("--workers", type=int, help="processes (default: every core)")
+    p.add_argument("--max-events", type=int, default=MAX_EVENTS, help="a game still going "
+                   f"after this many events did not end (default {MAX_EVENTS:,})")
     p.add_argument("--decision-games", type=int, help="games with one greedy player "
                    "(default: --games, at most 1000)")
     p.add_argument("--ladder", action="store_true", help="add a skill ladder: random, greedy "
@@ -67,6 +74,18 @@ def _ladder(args: argparse.Namespace) -> tuple[tuple[int, ...], int] | None:
     return budgets, args.ladder_games
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    """``--players 3`` or ``--players 2,3,4``: the first count gets the whole report."""
+    try:
+        counts = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        raise BadSetup(f"--players must be a number or numbers like 2,3,4, got {text!r}") \
+            from None
+    if len(set(counts)) != len(counts):
+        raise BadSetup(f"--players names a count twice: {text!r}")
+    return counts
+
+
 def _report(args: argparse.Namespace) -> int:
     from companion.commands import _options
     from report.build import Request, build
@@ -79,9 +98,10 @@ def _report(args: argparse.Namespace) -> int:
         compare = (name, tuple(_value(v) for v in values.split(",")))
     if args.from_data and not os.path.isdir(args.from_data):
         raise BadSetup(f"--from-data {args.from_data!r} is not a folder")
-    req = Request(args.game, args.players, args.games, args.seed, _options(args.option),
+    counts = _counts(args.players)
+    req = Request(args.game, counts[0], args.games, args.seed, _options(args.option),
                   compare, args.policy, args.from_data, args.workers, args.decision_games,
-                  ladder=_ladder(args))
+                  sweep=counts[1:], max_events=args.max_events, ladder=_ladder(args))
     # Open the output before minutes of simulation, so an unwritable --out fails at once
     # (issue 30 §6).
     tmp = f"{args.out}.tmp"

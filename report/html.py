@@ -173,6 +173,12 @@ def _length_table(f: Mapping[str, Any], rounds: str) -> str:
             f"<th>range</th></tr>{''.join(rows)}</table>")
 
 
+def _per_game_table(f: Mapping[str, Any]) -> str:
+    rows = "".join(f"<tr><td>{html.escape(k.replace('_', ' '))}</td><td>{v:g}</td></tr>"
+                   for k, v in f["per_game"].items())
+    return f"<table><tr><th>figure</th><th>mean per game</th></tr>{rows}</table>"
+
+
 def _card_table(rows: Sequence[Mapping[str, Any]]) -> str:
     body = "".join(f"<tr><td>{html.escape(r['name'])}</td><td>{r['games']}</td>"
                    f"<td>{pct(r['rate'])}</td><td>{pct(r['baseline'])}</td>"
@@ -219,8 +225,9 @@ def compare_section(base: str, compared: Mapping[str, Mapping[str, Any]]) -> str
     return "\n".join(parts)
 
 
-def section(label: str, f: Mapping[str, Any], rounds: str) -> str:
-    """The figures of one set of games: seats, first player, length, cards."""
+def section(label: str, f: Mapping[str, Any], rounds: str, length_plot: str = "") -> str:
+    """The figures of one set of games: seats, first player, length (``length_plot``, an
+    image, right under its table), cards."""
     parts = [f"<h2>{html.escape(label)}</h2>",
              f"<p class='muted'>{f['games']} games, {f['finished']} finished.</p>"]
     warn = any(s["favoured"] or s["disfavoured"] for s in f["seats"])
@@ -230,7 +237,10 @@ def section(label: str, f: Mapping[str, Any], rounds: str) -> str:
         parts.append(_img(seat_plot({label: f}, "Win rate per seat"),
                           f"win rate per seat, {label}"))
         parts.append(_seat_table(f))
-        parts.append("<h3>Game length</h3>" + _length_table(f, rounds))
+        parts.append("<h3>Game length</h3>" + _length_table(f, rounds) + length_plot)
+    if f.get("per_game"):
+        parts.append("<h3>What happens in a game</h3><p class='muted'>The rules' own "
+                     "counts, on average per finished game.</p>" + _per_game_table(f))
     if f["cards"]:
         parts.append("<h3>Cards that go with winning</h3>")
         parts.append(f"<p class='muted'>{html.escape(_card_sentence(f))}</p>")

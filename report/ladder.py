@@ -108,8 +108,9 @@ def section(game: str, players: int, budgets: Sequence[int], per_pair: int, seed
         f"<p class='muted'>{len(data['ladder_players'])} players, every pair in "
         f"{data['games_per_pair']} games at {players} seats (they sit alternately), "
         f"{data['decisions_per_game']} decisions a game. "
-        "<i>random</i> plays any legal move; <i>greedy</i> looks one step ahead on tables "
-        "it cannot tell from the real one; <i>search N</i> is OpenSpiel's information-set "
+        "<i>random</i> plays any legal move, each alike (the report's uniform player); "
+        "<i>greedy</i> looks one step ahead on tables it cannot tell from the real one; "
+        "<i>search N</i> is OpenSpiel's information-set "
         "Monte Carlo tree search with N simulations a decision. Every player sees only its "
         "own seat. Ratings: a Bradley-Terry fit on the Elo scale (random = 0), intervals "
         "from a parametric bootstrap.</p>",

@@ -19,6 +19,7 @@ from typing import Any
 from companion.engine import Match
 from companion.playtest import MAX_EVENTS, POLICY_OF, Game, Playtest, actor, play_range
 from companion.progress import Progress, Silent
+from companion.sides import sides
 
 CHUNK = 250  # games per task: small enough to balance two cores, large to cost little
 
@@ -105,13 +106,15 @@ def recorded(data_dir: str | os.PathLike[str], game: str) -> dict[int, list[Game
             state = match.state
             people = [r.time for r in live if r.who != "companion"]
             minutes = (live[-1].time - people[0]) / 60 if state.finished and people else None
-            rounds = table.rules.stats(state).get(policy.ROUNDS[0]) if policy else None
+            stats = table.rules.stats(state)
+            rounds = stats.get(policy.ROUNDS[0]) if policy else None
             out.setdefault(len(table.players), []).append(Game(
                 bool(state.finished), tuple(state.winners), len(live),
                 float(rounds) if rounds is not None else None, starter,
                 tuple((s, tuple(sorted(f))) for s, f in sorted(played.items())),
                 minutes=round(minutes, 1) if minutes is not None else None,
-                source="recorded"))
+                source="recorded", sides=sides(game, table.match.setup, state),
+                stats=tuple(sorted((k, float(v)) for k, v in stats.items()))))
     finally:
         src.close()
     return out

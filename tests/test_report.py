@@ -166,6 +166,10 @@ def test_recorded_games_join_the_report(tmp_path: Path) -> None:
     assert figs["recorded"]["games"] == 2 and figs["recorded"]["finished"] == 2
     assert "Recorded at real tables" in text and "2 games recorded at real tables" in text
     assert figs["recorded"]["length"]["minutes"] is not None
+    # Each table's record says which legion each seat played (GN-2: its first card).
+    legions = figs["recorded"]["sides"]["rows"]
+    assert sum(r["n"] for r in legions) == 4
+    assert all(r["name"].endswith(" Legion") for r in legions)
 
 
 def test_json_figures_and_bad_requests(capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -197,3 +201,15 @@ def test_json_prints_only_json_and_bad_paths_fail_before_simulating(
     assert main(["report", "godnum", "--games", "100000", "--out", str(blocked)]) == 2
     assert "cannot write --out" in capsys.readouterr().err
     assert not missing.exists()
+
+
+def test_what_happens_in_a_game_counts_the_rules_own_figures() -> None:
+    """A designer sees how often each rule comes into play: Mountains & Rivers' armoury and
+    blunt tiles (MR-1 rev. 3) on average per game, in the page and the JSON."""
+    text, figs = build(Request("mountains", 2, 30, 3, decision_games=4))
+    per_game = figs["simulated"]["simulated"]["per_game"]
+    assert per_game["armoury_tiles"] > 0 and per_game["blunt_tiles"] > 0
+    assert per_game["turns"] == pytest.approx(
+        figs["simulated"]["simulated"]["length"]["rounds"]["mean"],
+        abs=0.01)
+    assert "What happens in a game" in text and "<td>armoury tiles</td>" in text

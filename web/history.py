@@ -35,26 +35,26 @@ class Summaries:
 
     def __init__(self, size: int = SUMMARIES_KEPT) -> None:
         self.size = size
-        self._lines: OrderedDict[tuple[Any, ...], tuple[str, dict[str, Any]]] = OrderedDict()
+        self._lines: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
         self.made = 0  # summaries computed (the tests and the bench count them)
 
-    def get(self, key: tuple[Any, ...]) -> tuple[str, dict[str, Any]] | None:
+    def get(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
         with self._lock:
             line = self._lines.get(key)
             if line is not None:
                 self._lines.move_to_end(key)
             return line
 
-    def make(self, key: tuple[Any, ...], host_token: str,
-             build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    def make(self, key: tuple[Any, ...], build: Callable[[], dict[str, Any]]
+             ) -> dict[str, Any]:
         line = self.get(key)
         if line is not None:
-            return line[1]
+            return line
         value = build()
         with self._lock:
             self.made += 1
-            self._lines[key] = (host_token, value)
+            self._lines[key] = value
             while len(self._lines) > self.size:
                 self._lines.popitem(last=False)
         return value
@@ -201,8 +201,7 @@ def _line(table_id: str, tok: str) -> dict[str, Any]:
     """The history line of a table ``tok`` is the host token of; raises ``Refused`` (410
     ``table_deleted`` for a table its host deleted: it is gone, C-7 rev. 3)."""
     table, _ = _readable_as_host(table_id, tok)
-    return summaries().make((table.id, table.version), table.config["host_token"],
-                            lambda: summary(table))
+    return summaries().make((table.id, table.version), lambda: summary(table))
 
 
 def _readable_as_host(table_id: str, tok: str) -> tuple[Table, Any]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from test_godnum_play import started
 
 from companion.engine import Match
+from companion.errors import MalformedEvent
 from companion.games.godnum import GodNumState
 
 
@@ -58,3 +60,31 @@ def test_c10_rev3_a_serial_of_a_tapped_pot_card_with_a_tap_leaves_the_pot_whole(
     assert all(c not in m.state.legion(1).unseen for c in m.state.out)
     _conserved(m)
     assert m.replay() == m.state
+
+
+def test_c10_rev3_a_typed_name_two_free_legions_print_binds_nothing() -> None:
+    """'Earth 1' is printed in the Fire-Earth and the Earth-Metal Legion: typed by a seat
+    whose first card is still to come, it cannot say which legion is the seat's, so it is
+    refused naming both and nothing changes (C-10 rev. 3); scanned or tapped in its
+    legion's group, the same card binds the seat (GN-2 rev. 2)."""
+    m = started(3, legions="")
+    before = (m.version, m.state)
+    with pytest.raises(MalformedEvent) as refused:
+        m.apply({"type": "play", "seat": 1, "card": "earth 1"})
+    assert refused.value.rule == "C-10"
+    assert str(refused.value.plain).startswith(
+        "'earth 1' is printed in the Fire-Earth Legion and the Earth-Metal Legion")
+    assert (m.version, m.state) == before
+    assert not m.state.legion(1).bound
+    m.apply({"type": "play", "seat": 1, "card": "fe-earth-1"})  # the tap of its group
+    assert m.state.legion(1).deck == "legion-fire-earth"
+
+
+def test_c10_rev3_a_typed_name_only_one_free_legion_can_take_binds_it() -> None:
+    """With the Fire-Earth Legion the first seat's, 'Earth 2' typed by the second seat
+    can only be the Earth-Metal Legion's: the name says enough and binds it."""
+    m = started(3, legions="fire-earth")
+    m.apply({"type": "play", "seat": 1, "card": "fe-earth-1"})
+    m.apply({"type": "play", "seat": 2, "card": "Earth 2"})
+    assert m.state.legion(2).deck == "legion-earth-metal"
+    assert m.events[-1]["card"] == "em-earth-2"  # logged as the face it was read as

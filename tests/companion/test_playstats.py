@@ -146,3 +146,56 @@ def test_compare_is_paired_and_says_when_the_options_made_the_same_games() -> No
     assert q["figures"]["seat 1 win rate"]["differs"]
     assert q["figures"]["seat 1 win rate"]["difference"] > 0.2
     assert figures(other, 2)["seats"][0]["favoured"]
+
+
+@dataclass(frozen=True)
+class S(G):
+    sides: tuple[str, ...] = ()
+
+
+def side_games(rng: random.Random, n: int, players: int, strong: float = 0.0) -> list[S]:
+    """Five legions, each seat's drawn at random (one may be played twice); legion "A"
+    wins ``strong`` more often than a fair seat."""
+    out = []
+    for _ in range(n):
+        held = tuple(rng.choice("ABCDE") for _ in range(players))
+        weights = [1 + strong * players * (s == "A") for s in held]
+        winner = rng.choices(range(1, players + 1), weights)[0]
+        out.append(S(True, (winner,), 9, 1, (), held))
+    return out
+
+
+def test_fair_sides_are_called_unfair_in_at_most_5_percent_of_reports() -> None:
+    """Calibration of the per-side verdict, as for seats: 300 seeded reports of 300 fair
+    games at 2 and 4 players (five legions, drawn per seat)."""
+    reports = 300
+    bound = reports * 0.05 + 2 * math.sqrt(reports * 0.05 * 0.95)
+    for players in (2, 4):
+        flagged = sum(
+            any(r["favoured"] or r["disfavoured"]
+                for r in playstats.sides(side_games(random.Random(seed), 300, players)))
+            for seed in range(reports))
+        assert flagged <= bound, (players, flagged)
+
+
+def test_a_strong_side_is_found_against_its_own_fair_share() -> None:
+    rows = {r["name"]: r for r in playstats.sides(side_games(random.Random(2), 2000, 3, 0.5))}
+    assert rows["A"]["favoured"] and rows["A"]["low"] > rows["A"]["fair"]
+    assert abs(rows["A"]["fair"] - 1 / 3) < 1e-3
+    assert not any(rows[k]["favoured"] for k in "BCDE")
+    # Every seat-game counted once, a side held twice in a game counted twice.
+    assert sum(r["n"] for r in rows.values()) == 3 * 2000
+    assert all(r["in_games"] <= r["n"] for r in rows.values())
+
+
+def test_mixed_player_counts_give_each_side_its_own_fair_share_and_few_games_no_verdict(
+        ) -> None:
+    games = [S(True, (1,), 9, 1, (), ("A", "B")) for _ in range(100)]
+    games += [S(True, (3,), 9, 1, (), ("A", "B", "C", "")) for _ in range(100)]
+    rows = {r["name"]: r for r in playstats.sides(games)}
+    assert rows["A"]["fair"] == round((100 * 0.5 + 100 * 0.25) / 200, 4)
+    assert rows["C"]["fair"] == 0.25 and rows["C"]["n"] == 100
+    assert "" not in rows  # an unbound seat is left out
+    assert rows["A"]["favoured"] and rows["B"]["disfavoured"] and rows["C"]["favoured"]
+    few = {r["name"]: r for r in playstats.sides(games[:10])}
+    assert not few["A"]["tested"] and not few["A"]["favoured"] and few["A"]["p"] is None

@@ -13,19 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import seatplay
-from companion.playtest import Playtest, _greedy, play
+from companion.playtest import Playtest, _casual, _greedy, play
 from companion.seatplay import Table
 
 # (game, players) for every game at its smallest and a larger table.
 TABLES = [("wuxing", 2), ("wuxing", 4), ("godnum", 2), ("godnum", 4), ("shrine", 2),
-          ("shrine", 4), ("gemcomplete", 2),
-          ("mountains", 2), ("mountains", 4)]
-# Tables where a seat's decision has nothing hidden to imagine: WuXing (no decisions), and
-# two-seat Shrine (the other seat's Oinks are the table's totals less one's own, SK-6).
-# Events whose cards come from the sender's hand (a decided ``scan``: a card an effect took
-# from the hand, chosen by its owner, Gem Complete).
-HAND_PLAYS = {"play", "set", "discard", "scan", "attack"}
+          ("shrine", 4), ("gemcomplete", 2), ("mountains", 2), ("mountains", 4)]
+# Tables where a seat's decision has nothing hidden to imagine: WuXing (no decisions),
+# two-seat Shrine (the other seat's Oinks are the table's totals less one's own, SK-6) and
+# Mountains & Rivers (every card is face up once drawn).
 OPEN = {("wuxing", 2), ("wuxing", 4), ("shrine", 2), ("mountains", 2), ("mountains", 4)}
+# Events whose cards come from the sender's hand (Mountains: its weapons; a decided
+# ``scan``: a card an effect took from the hand, chosen by its owner, Gem Complete).
+HAND_PLAYS = {"play", "set", "discard", "scan", "attack"}
 
 
 def _pt(game: str, players: int) -> Playtest:
@@ -86,7 +86,7 @@ def held(table: Table, seat: int) -> frozenset[str]:
 def test_a_seat_cannot_tell_a_resampled_table_and_decides_the_same(game: str,
                                                                    players: int) -> None:
     pt = _pt(game, players)
-    decided = differed = 0
+    decided = differed = remembered = 0
     for seed in range(3):
         for table, _ in walk(pt, seed):
             seat = seatplay.to_move(table)
@@ -95,13 +95,23 @@ def test_a_seat_cannot_tell_a_resampled_table_and_decides_the_same(game: str,
             other = seatplay.resample(table, seat, random.Random(decided))
             assert seatplay.observation(other, seat) == seatplay.observation(table, seat)
             options = seatplay.moves(table, seat)
-            assert seatplay.moves(other, seat) == options
+            assert seatplay.moves(other, seat) == options  # so the random player's pick too
             greedy = _greedy(pt, table, seat, options, random.Random(7))
             assert _greedy(pt, other, seat, seatplay.moves(other, seat),
                            random.Random(7)) == greedy
+            casual = _casual(pt, table, seat, options, random.Random(7))
+            assert casual in options  # a move of its own cards
+            assert _casual(pt, other, seat, seatplay.moves(other, seat),
+                           random.Random(7)) == casual
+            if game == "gemcomplete":  # what it saw taken back into the other hand stays
+                known = table.secret[3][seat - 1]
+                assert known <= other.hand(3 - seat)
+                remembered += bool(known)
             differed += any(seatplay.observation(other, s) != seatplay.observation(table, s)
                             for s in range(1, players + 1) if s != seat)
             decided += 1
+    if game == "gemcomplete":
+        assert remembered  # the check above saw a card taken back into a hand
     if (game, players) not in OPEN:
         assert decided > 10 and differed > decided // 2  # what the others see was redrawn
 
@@ -193,3 +203,38 @@ def test_returns_share_the_win_and_sum_to_zero() -> None:
     r = seatplay.returns(table)
     assert math.isclose(sum(r), 0.0, abs_tol=1e-12)
     assert max(r) == pytest.approx(2 / 3) and min(r) == pytest.approx(-1 / 3)
+
+
+def test_greedy_games_are_the_same_on_one_or_two_processes() -> None:
+    """The greedy player imagines its tables from the game's own seed: a report's
+    "decisions matter" games do not depend on how many processes played them."""
+    from report.run import CHUNK, simulate
+
+    one = simulate("godnum", 3, {}, 3, CHUNK + 10, "rotate", workers=1)
+    two = simulate("godnum", 3, {}, 3, CHUNK + 10, "rotate", workers=2)
+    assert one == two
+    assert {g.greedy for g in one} == {(1,), (2,), (3,)}
+
+
+@pytest.mark.parametrize("game", ["godnum", "gemcomplete"])
+def test_a_card_from_the_deck_not_the_hand_is_refused(game: str) -> None:
+    """The engine cannot tell a hand from a deck (it counts them): the table can."""
+    from companion.errors import IllegalPlay
+
+    pt = _pt(game, 2)
+    for table, _ in walk(pt, 3):
+        seat = seatplay.to_move(table)
+        if seat is None:
+            continue
+        plays = [e for e in seatplay.moves(table, seat) if e["type"] in ("play", "set")]
+        deck = sorted(held(table, seat) - table.hand(seat))
+        if plays and deck:
+            wrong = {**plays[0], "card": deck[0]}
+            try:
+                table.rules.apply(table.state, wrong)
+            except Exception:
+                continue  # the engine refuses it itself (not playable now)
+            with pytest.raises(IllegalPlay):
+                seatplay.apply(table, wrong)
+            return
+    pytest.fail("no table offered a card of the deck to try")

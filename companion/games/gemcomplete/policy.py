@@ -15,7 +15,10 @@ from companion.games.gemcomplete.state import DECLARE, GemState, is_gem
 
 DECISIONS = frozenset({"choose", "crush", "declare", "discard", "next", "play", "return",
                        "scan", "set"})
-SAMPLES = 2  # tables imagined per decision (``playtest._greedy``)
+# Tables imagined per decision (``playtest._greedy``): ``value`` reads the seat's own Locus,
+# counts and the size of the other Locus, the same on every table the seat cannot tell
+# apart, so one imagined table rates a move as well as many.
+SAMPLES = 1
 ROUNDS = ("turns", "turns")
 SHORT_DECK = 3  # cards left in a deck below which its player fears the Deck Out (GC-5)
 

@@ -2,7 +2,8 @@
 printed decks (GC-1; the companion learns which from the first card it shows, GN-2 rev. 2),
 keeps a hand (GC-3: five, then one a turn), and sets cards face down in its Locus, scanned
 privately (GC-2): the opponent sees them only while revealed at a Complete Declaration
-(GC-4), and remembers them after (``seen``).
+(GC-4), and remembers them after (``seen``), as it remembers the cards it saw its opponent
+take back from the discard pile into hand (``known``).
 
 - Chance: which printed deck each seat takes (a ``deck`` table event), the starting player
   (GC-3), each card drawn into a hand (``deal``), and each card an effect takes from the top
@@ -39,7 +40,7 @@ from companion.games.gemcomplete.state import (
     owing,
     with_side,
 )
-from companion.seatplay import Seats, Table, uniform
+from companion.seatplay import Seats, Table, from_hand, uniform
 
 DECK = "deck"  # a table event: {"type": "deck", "seat": s, "deck": id, "printed": n}
 ALL_DECLARATIONS = 28  # every six positions listed up to this many sets
@@ -68,11 +69,24 @@ def _shows(table: Table, seat: int) -> tuple[str, ...]:
 
 
 class GemCompleteSeats(Seats):
+    def check(self, table: Table, event: Event) -> None:
+        kind = event.get("type")
+        state: GemState = table.state
+        if kind in ("play", "set") and isinstance(event.get("card"), str):
+            from_hand(table, event.get("seat"), [event["card"]])
+        elif kind == "scan" and state.turn is not None:
+            waiting = owing(state)
+            zone = str(event.get("zone", ""))
+            if waiting and _shows(table, waiting[0])[0] == "hand":
+                from_hand(table, waiting[0], [event.get("card")])
+            elif not waiting and state.step == "main" and zone.startswith(("seat:", "locus:")):
+                from_hand(table, state.turn, [event.get("card")])  # a play, or a card set
 
     def start(self, rules: Rules[Any], setup: Setup, rng: random.Random) -> Table:
         state = rules.start(setup)
         return Table(rules, self, setup, state, (frozenset(),) * 2,
-                     ((None, None), ((), ()), (frozenset(), frozenset())))
+                     ((None, None), ((), ()), (frozenset(), frozenset()),
+                      (frozenset(), frozenset())))
 
     def _choosing(self, table: Table) -> int | None:
         state: GemState = table.state
@@ -139,6 +153,7 @@ class GemCompleteSeats(Seats):
         hands = []
         queues = []
         seen = list(before.secret[2])
+        known = list(before.secret[3])
         for seat in (1, 2):
             queue = list(_shows(before, seat))
             grew = new.side(seat).owed - old.side(seat).owed
@@ -151,13 +166,17 @@ class GemCompleteSeats(Seats):
             hand = hand & holdable(after, seat)
             if event.get("type") == "return" and event.get("to") == "hand" \
                     and event.get("target") == seat:
-                hand |= {c for c in event.get("cards", ()) if isinstance(c, str)}
+                # From the discard pile, face up: the opponent saw them go into this hand.
+                back = {c for c in event.get("cards", ()) if isinstance(c, str)}
+                hand |= back
+                known[other(seat) - 1] = known[other(seat) - 1] | back
             hands.append(hand)
             queues.append(tuple(queue))
             shown = {ls.serial for ls in new.side(seat).locus if ls.public and ls.serial}
             seen[other(seat) - 1] = seen[other(seat) - 1] | shown
+        known = [k & hands[other(s) - 1] for s, k in enumerate(known, 1)]
         return after.evolve(hands=tuple(hands),
-                            secret=(before.secret[0], tuple(queues), tuple(seen)))
+                            secret=(before.secret[0], tuple(queues), tuple(seen), tuple(known)))
 
     def moves(self, table: Table, seat: int) -> list[Event]:
         if self.to_move(table) != seat:
@@ -196,6 +215,7 @@ class GemCompleteSeats(Seats):
         key = table.secret[0][seat - 1]
         return {"deck": list(key) if key is not None else None,
                 "seen": sorted(table.secret[2][seat - 1]),
+                "known": sorted(table.secret[3][seat - 1]),
                 "shows": list(_shows(table, seat))}
 
     def resample(self, table: Table, seat: int, rng: random.Random) -> Table:
@@ -211,16 +231,19 @@ class GemCompleteSeats(Seats):
         hidden = [i for i, ls in enumerate(side.locus)
                   if ls.serial is not None and not ls.public and ls.serial not in seen]
         if hidden:  # the opponent's face-down Locus cards this seat never saw
-            pool = sorted(side.unseen | {str(side.locus[i].serial) for i in hidden})
+            pool = sorted(side.unseen - table.secret[3][seat - 1]
+                          | {str(side.locus[i].serial) for i in hidden})
             picked = rng.sample(pool, len(hidden))
             locus = list(side.locus)
             for i, card in zip(hidden, picked, strict=True):
                 locus[i] = LocusCard(card)
-            side = evolve(side, locus=tuple(locus), unseen=frozenset(pool) - set(picked))
+            was = {str(side.locus[i].serial) for i in hidden}
+            side = evolve(side, locus=tuple(locus), unseen=(side.unseen | was) - set(picked))
             drawn = drawn.evolve(state=with_side(state, opp, side))
         hands = list(table.hands)
-        hands[opp - 1] = frozenset(rng.sample(sorted(holdable(drawn, opp)),
-                                              len(table.hand(opp))))
+        known = table.secret[3][seat - 1]  # taken back from the pile in plain sight
+        rest = sorted(holdable(drawn, opp) - known)
+        hands[opp - 1] = known | frozenset(rng.sample(rest, len(table.hand(opp)) - len(known)))
         return drawn.evolve(hands=tuple(hands))
 
 

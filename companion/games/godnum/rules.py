@@ -76,6 +76,7 @@ class GodNumRules(Rules[GodNumState]):
     title = "God Num"
     min_players = 2
     max_players = 6
+    names_bind = True  # a seat's first card binds its legion (GN-2 rev. 2, C-10 rev. 3)
     options = (
         Option("karma_limit", 5, "GN-1", "discarded cards (karma points) that eliminate a player",
                minimum=1, maximum=20),

@@ -26,7 +26,7 @@ from companion.engine import Event, Rules, Setup
 from companion.errors import IllegalPlay, MalformedEvent
 from companion.games.godnum.rules import GodNumRules
 from companion.games.godnum.state import GodNumState, PrintedLegion
-from companion.seatplay import Seats, Table, uniform
+from companion.seatplay import Seats, Table, from_hand, uniform
 
 LEGION = "legion"  # a table event: {"type": "legion", "seat": s, "deck": id, "printed": n}
 
@@ -49,6 +49,17 @@ def holdable(table: Table, seat: int) -> frozenset[str]:
 
 
 class GodNumSeats(Seats):
+    def check(self, table: Table, event: Event) -> None:
+        kind = event.get("type")
+        if kind == "play":
+            from_hand(table, event.get("seat"), [event.get("card")])
+        elif kind == "scan":  # shown in a seat's zone, or on the pot or the Void by the sender
+            zone = str(event.get("zone", ""))
+            seat = int(zone[5:]) if zone.startswith("seat:") and zone[5:].isdigit() \
+                else event.get("seat", table.state.turn)
+            from_hand(table, seat, [event.get("card")])
+        elif kind == "discard" and isinstance(event.get("cards"), list):
+            from_hand(table, event.get("seat"), event["cards"])
 
     def start(self, rules: Rules[Any], setup: Setup, rng: random.Random) -> Table:
         state = rules.start(setup)

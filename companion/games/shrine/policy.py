@@ -12,7 +12,10 @@ from companion.games.shrine.adjudicate import influence
 from companion.games.shrine.state import ShrineState
 
 DECISIONS = frozenset({"bid", "pass", "pay"})
-SAMPLES = 2  # tables imagined per decision (``playtest._greedy``)
+# Tables imagined per decision (``playtest._greedy``): ``value`` reads the shrines (public)
+# and the seat's own Oinks, and a share of the pool is a public amount (SK-6), so every
+# table the seat cannot tell apart rates a move the same: one is enough.
+SAMPLES = 1
 ROUNDS = ("auctions", "auctions")
 INFLUENCE = 100.0  # one influence point against Oinks: points decide, Oinks break ties
 

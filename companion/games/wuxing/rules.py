@@ -76,6 +76,9 @@ from companion.games.wuxing.state import (
 )
 from companion.zones import parse_zone
 
+# Phases in which a seat shows the top card of its deck (WX-5, WX-6, WX-7).
+_FROM_DECK = frozenset({REVEAL, FEED, PURGE})
+
 
 class WuXingRules(Rules[WuXingState]):
     """The WuXing referee (seed 000, WX-1..WX-12)."""
@@ -110,13 +113,22 @@ class WuXingRules(Rules[WuXingState]):
         need = by_players.get(str(players), 1 if players <= 4 else 2)
         return {"player": int(need), "universe": 1}
 
+    # The latest deal and its set-up: a playtest deals the same set-up for every game, and
+    # the state is immutable, so the same one serves (a pure function's memo; one entry).
+    _dealt: tuple[Setup, WuXingState] | None = None
+
     def start(self, setup: Setup) -> WuXingState:
         """Deal (WX-2): the player deck(s) evenly, the remainder set aside unseen; raises
         ``BadSetup``."""
+        dealt = self._dealt
+        if dealt is not None and dealt[0] is setup:
+            return dealt[1]
         n = len(setup.players)
         if not self.min_players <= n <= self.max_players:
             raise BadSetup(f"WuXing takes 2-8 players, got {n}")
-        return deal(setup, self.sets_needed(n))
+        state = deal(setup, self.sets_needed(n))
+        self._dealt = (setup, state)
+        return state
 
     # -- events -------------------------------------------------------------------------
 
@@ -217,6 +229,29 @@ class WuXingRules(Rules[WuXingState]):
         t = state.table
         zone = event.get("zone")
         seat = t.zone_seats.get(zone) if type(zone) is str else None
+        raw = event.get("card")
+        # The camera's common case first (most events, and every one a search plays): a
+        # printed serial, no sender, no override, nothing tapped or guessed, the card where
+        # the table waits for it. The same steps as the full path below, which takes the
+        # rest and every refusal.
+        if (type(raw) is str and raw in t.faces and "seat" not in event
+                and "override" not in event and not state.stand_ins and not state.guesses
+                and not state.finished):
+            phase = state.phase
+            if seat is None:
+                if (phase == DRAW and zone == UNIVERSE and state.places[raw] == UNIVERSE
+                        and t.kind[raw] == ELEMENT):
+                    return rounds.universe_card(state, raw, Said())
+            elif seat in state.awaiting and phase in _FROM_DECK:
+                place = state.places[raw]
+                if place == UNKNOWN if state.unseen[seat - 1] else place == t.deck_place[seat]:
+                    if len(state.awaiting) > 1:
+                        step = rounds.first_card if phase == REVEAL else rounds.fed_card
+                        return step(state, seat, raw, Said())
+                    if phase == REVEAL:
+                        done = rounds.second_card(state, seat, raw)
+                        if done is not None:
+                            return done
         if zone == VOID or (zone == UNIVERSE and state.phase == FEED):
             return camera.straight(self, state, event, str(zone))
         if seat is None and zone != UNIVERSE:
@@ -226,7 +261,6 @@ class WuXingRules(Rules[WuXingState]):
             if again is not state:
                 return camera.regiven(self._scan(again, event), seat, again.guesses[-1][1])
         by = self._sender(state, event) if "seat" in event else None
-        raw = event.get("card")
         if type(raw) is not str:
             raw = require(event, "card", str)
         override = event.get("override", False)
@@ -618,7 +652,10 @@ class WuXingRules(Rules[WuXingState]):
 
 def _random_top(state: WuXingState, seat: int, rng: random.Random) -> str:
     if state.unseen[seat - 1]:  # won cards lie under the unseen ones (WX-8)
-        pool = [c for c, p in state.places.items() if p == UNKNOWN]
+        # Only player cards are ever unseen (the deal, WX-2), listed in the order of
+        # ``places``: the same pool, in the same order, from fewer cards.
+        places = state.places
+        pool = [c for c in state.table.player_cards if places[c] == UNKNOWN]
     else:
         mine = deck_of(seat)
         pool = [c for c, p in state.places.items() if p == mine]

@@ -20,23 +20,23 @@ from companion.games.wuxing.state import DRAW, DUEL, START, UNIVERSE, WuXingStat
 from companion.seatplay import Seats, Table, uniform
 
 
-def _step(state: WuXingState) -> tuple[list[str], str, str] | tuple[None, None, None]:
-    """The next card's pool (in the engine's place order), its zone, and "scan"; or the
-    rock-paper-scissors start (``None`` pool)."""
+def _step(state: WuXingState) -> tuple[list[str] | None, str]:
+    """The next card's pool (in the engine's place order) and its zone; or ``None`` for
+    the rock-paper-scissors start."""
     t = state.table
     places = state.places
     if state.phase == START:
         if t.start == "rps":
-            return None, None, None
+            return None, ""
         pool = [c for c in t.player_cards if places[c] == UNKNOWN and c not in state.shown]
-        return pool, f"seat:{len(state.shown) % len(t.names) + 1}", "scan"
+        return pool, f"seat:{len(state.shown) % len(t.names) + 1}"
     if state.phase == DRAW or state.phase == DUEL:
         pool = [c for c, p in places.items() if p == UNIVERSE]
         zone = UNIVERSE if state.phase == DRAW else f"seat:{state.awaiting[0]}"
-        return pool, zone, "scan"
+        return pool, zone
     seat = state.awaiting[0]
     want = UNKNOWN if state.unseen[seat - 1] else deck_of(seat)
-    return [c for c, p in places.items() if p == want], f"seat:{seat}", "scan"
+    return [c for c, p in places.items() if p == want], f"seat:{seat}"
 
 
 class WuXingSeats(Seats):
@@ -44,7 +44,7 @@ class WuXingSeats(Seats):
 
     def chance_outcomes(self, table: Table) -> list[tuple[Event, float]] | None:
         state = table.state
-        pool, zone, _ = _step(state)
+        pool, zone = _step(state)
         if pool is None:
             return uniform([{"type": "rps", "winner": w}
                             for w in range(1, len(state.table.names) + 1)])
@@ -56,7 +56,7 @@ class WuXingSeats(Seats):
         state = table.state
         if state.finished:
             return None
-        pool, zone, _ = _step(state)
+        pool, zone = _step(state)
         if pool is None:
             return {"type": "rps", "winner": rng.randrange(len(state.table.names)) + 1}
         return {"type": "scan", "card": pool[rng.randrange(len(pool))], "zone": zone}

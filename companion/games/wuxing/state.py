@@ -123,6 +123,14 @@ class WuXingState:
     # Void, taken as that owing seat's (``camera``); the seat may still show its own.
     guesses: tuple[tuple[int, int], ...] = ()
 
+    def __copy__(self) -> WuXingState:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WuXingState:
+        """The state itself: it never changes, so a copy is the reference (a search copies
+        states by the thousand; OpenSpiel's ``clone()`` deep-copies what its state holds)."""
+        return self
+
     @property
     def ruling(self) -> str:
         """The referee's sentences for the latest event, ruling ids included."""
