@@ -103,12 +103,12 @@ def test_an_unfair_option_shows_outside_the_interval_and_a_fair_one_does_not() -
 
 
 def test_the_same_seed_gives_the_same_report_on_one_or_two_processes() -> None:
-    one = simulate("godnum", 3, {}, 4, 300, "random", workers=1)
-    two = simulate("godnum", 3, {}, 4, 300, "random", workers=2)  # two chunks of games
+    one = simulate("godnum", 3, {}, 4, 120, "random", workers=1)
+    two = simulate("godnum", 3, {}, 4, 120, "random", workers=2)  # two chunks of games
     assert one == two
-    other = simulate("godnum", 3, {}, 5, 300, "random", workers=1)
+    other = simulate("godnum", 3, {}, 5, 120, "random", workers=1)
     assert other != one
-    req = Request("gemcomplete", 2, 60, 9, decision_games=20, workers=1)
+    req = Request("gemcomplete", 2, 30, 9, decision_games=8, workers=1)
     assert build(req) == build(req)
 
 
