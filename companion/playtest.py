@@ -118,7 +118,7 @@ def _cards(event: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _greedy(pt: Playtest, table: seatplay.Table, seat: int, options: Sequence[Event],
+def greedy_move(pt: Playtest, table: seatplay.Table, seat: int, options: Sequence[Event],
             rng: random.Random) -> Event:
     """The move whose outcome ``policy.value`` rates best for ``seat``, averaged over
     ``policy.SAMPLES`` tables the seat cannot tell from this one (``seatplay.resample``):
@@ -156,7 +156,7 @@ def _move_key(event: Event) -> str:
     return repr(plain(event))
 
 
-def _casual(pt: Playtest, table: seatplay.Table, seat: int, options: Sequence[Event],
+def casual_move(pt: Playtest, table: seatplay.Table, seat: int, options: Sequence[Event],
             rng: random.Random) -> Event:
     """The rules' random play for ``seat``, made from its own seat: proposed on tables it
     cannot tell from this one (so nothing hidden steers it) until one is among its
@@ -196,11 +196,11 @@ def play(pt: Playtest, seed: int, index: int, greedy: Iterable[int] = (),
             if seat is None or not options:
                 break
             if seat in greedy_seats:
-                event = _greedy(pt, table, seat, options, rng)
+                event = greedy_move(pt, table, seat, options, rng)
             elif uniform:
                 event = options[rng.randrange(len(options))]
             else:
-                event = _casual(pt, table, seat, options, rng)
+                event = casual_move(pt, table, seat, options, rng)
         before = table.state
         table = seatplay.apply(table, event)
         if table.state is before:  # a card into a hand: the table's, not the engine's

@@ -71,7 +71,7 @@ class Greedy:
         options = state.events()
         if len(options) == 1:
             return 0
-        chosen = playtest._greedy(self.pt, state.table, state.current_player() + 1,
+        chosen = playtest.greedy_move(self.pt, state.table, state.current_player() + 1,
                                   options, rng)
         return next(i for i, e in enumerate(options) if e is chosen)
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import seatplay
-from companion.playtest import Playtest, _casual, _greedy, play
+from companion.playtest import Playtest, casual_move, greedy_move, play
 from companion.seatplay import Table
 
 # (game, players) for every game at its smallest and a larger table.
@@ -96,12 +96,12 @@ def test_a_seat_cannot_tell_a_resampled_table_and_decides_the_same(game: str,
             assert seatplay.observation(other, seat) == seatplay.observation(table, seat)
             options = seatplay.moves(table, seat)
             assert seatplay.moves(other, seat) == options  # so the random player's pick too
-            greedy = _greedy(pt, table, seat, options, random.Random(7))
-            assert _greedy(pt, other, seat, seatplay.moves(other, seat),
+            greedy = greedy_move(pt, table, seat, options, random.Random(7))
+            assert greedy_move(pt, other, seat, seatplay.moves(other, seat),
                            random.Random(7)) == greedy
-            casual = _casual(pt, table, seat, options, random.Random(7))
+            casual = casual_move(pt, table, seat, options, random.Random(7))
             assert casual in options  # a move of its own cards
-            assert _casual(pt, other, seat, seatplay.moves(other, seat),
+            assert casual_move(pt, other, seat, seatplay.moves(other, seat),
                            random.Random(7)) == casual
             if game == "gemcomplete":  # what it saw taken back into the other hand stays
                 known = table.secret[3][seat - 1]

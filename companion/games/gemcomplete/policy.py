@@ -15,7 +15,7 @@ from companion.games.gemcomplete.state import DECLARE, GemState, is_gem
 
 DECISIONS = frozenset({"choose", "crush", "declare", "discard", "next", "play", "return",
                        "scan", "set"})
-# Tables imagined per decision (``playtest._greedy``): ``value`` reads the seat's own Locus,
+# Tables imagined per decision (``playtest.greedy_move``): ``value`` reads the seat's own Locus,
 # counts and the size of the other Locus, the same on every table the seat cannot tell
 # apart, so one imagined table rates a move as well as many.
 SAMPLES = 1

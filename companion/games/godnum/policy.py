@@ -12,7 +12,7 @@ from __future__ import annotations
 from companion.games.godnum.state import GodNumState
 
 DECISIONS = frozenset({"play", "discard", "pass", "end_turn"})
-SAMPLES = 1  # tables imagined per decision (``playtest._greedy``)
+SAMPLES = 1  # tables imagined per decision (``playtest.greedy_move``)
 ROUNDS = ("turns", "turns")
 
 

@@ -12,7 +12,7 @@ from companion.games.shrine.adjudicate import influence
 from companion.games.shrine.state import ShrineState
 
 DECISIONS = frozenset({"bid", "pass", "pay"})
-# Tables imagined per decision (``playtest._greedy``): ``value`` reads the shrines (public)
+# Tables imagined per decision (``playtest.greedy_move``): ``value`` reads the shrines (public)
 # and the seat's own Oinks, and a share of the pool is a public amount (SK-6), so every
 # table the seat cannot tell apart rates a move the same: one is enough.
 SAMPLES = 1
