@@ -120,17 +120,22 @@ def decision_plot(d: Mapping[str, Any]) -> str:
     return _png(fig)
 
 
+def all_seats(n: int) -> str:
+    """"both seats" or "all 4 seats", for the family an interval holds for."""
+    return "both seats" if n == 2 else f"all {n} seats"
+
+
 def _seat_sentences(f: Mapping[str, Any]) -> list[str]:
     out = []
     for s in f["seats"]:
         if s["favoured"] or s["disfavoured"]:
             word = "favoured" if s["favoured"] else "at a disadvantage"
             out.append(f"Seat {s['seat']} is {word}: it wins {pct(s['rate'])} "
-                       f"(interval {pct(s['low'])}-{pct(s['high'])}, 95 % for all "
-                       f"{f['players']} seats at once) against a fair {pct(s['fair'])}.")
+                       f"(interval {pct(s['low'])}-{pct(s['high'])}, 95 % for "
+                       f"{all_seats(f['players'])} at once) against a fair {pct(s['fair'])}.")
     if not out and f["finished"]:
-        out.append(f"No seat is favoured: every seat's interval (95 % for all "
-                   f"{f['players']} seats at once) holds the fair share "
+        out.append(f"No seat is favoured: every seat's interval (95 % for "
+                   f"{all_seats(f['players'])} at once) holds the fair share "
                    f"({pct(1 / f['players'])}).")
     fp = f["first_player"]
     if fp["games"]:

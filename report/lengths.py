@@ -184,7 +184,7 @@ def sweep_section(by_count: Mapping[int, Mapping[str, Any]], rounds: str) -> str
                         f"{'is favoured' if s['favoured'] else 'is at a disadvantage'}: "
                         f"{page.pct(s['rate'])} ({page.pct(s['low'])}-{page.pct(s['high'])}) "
                         f"against a fair {page.pct(s['fair'])}." for s in flagged)
-               or f"At {n} players no seat is favoured (95 % for all {n} seats at once).")
+               or f"At {n} players no seat is favoured (95 % for {page.all_seats(n)} at once).")
         parts.append(f"<p class='verdict{' warn' if flagged else ''}'>{html.escape(say)}</p>")
     if not next(iter(by_count.values()))["sides"]["same"]:  # else said once above
         for n, f in by_count.items():
