@@ -304,6 +304,11 @@ def _count_scans(figs: GameFigures, step: script.Step, heard: list[tuple[Any, An
                                   f"refused: {outcome.message[:120]}")
         elif isinstance(outcome.answer, dict) and outcome.answer.get("already_there"):
             figs.already_there += 1
+            if wanted[scan.serial] > got[scan.serial]:
+                # Sent, and the referee had nothing to do: e.g. God Num's second discard
+                # after the first reached the karma limit (GN-9): the seat's cards are out
+                # of the game already. Whether that was right, the replayed log says.
+                got[scan.serial] += 1
         elif wanted[scan.serial] > got[scan.serial]:
             got[scan.serial] += 1
         else:

@@ -39,3 +39,23 @@ def test_a_card_pushed_onto_a_pile_is_not_refused(game: str) -> None:
     # C-9: a card the companion knows lies in a pile, seen again there, is no refusal.
     f = filmed(game)
     assert f.refusals == 0, f.summary()
+
+
+def test_a_card_answered_already_there_was_sent_not_missed() -> None:
+    """God Num's second discard after the first reached the karma limit (GN-9): the camera
+    sends it and the referee answers "already there"; the bench counts it as sent, and a
+    card shown and never answered as missed."""
+    from bench.film.referee import _count_scans
+    from bench.film.script import Show, Step
+    from cv.sender import Outcome, Scan
+
+    event = {"type": "discard", "seat": 2, "cards": ["AAAA-001", "AAAA-002"]}
+    step = Step(event, (Show("AAAA-001", "void"), Show("AAAA-002", "void")))
+    played = Outcome("ok", "Ben discards Water 4", answer={"version": 5})
+    there = Outcome("ok", "C-9", answer={"already_there": True, "version": 5})
+    figs = GameFigures("godnum", 3, "720p", "calm", 1)
+    _count_scans(figs, step, [(Scan("s1", "p", "void", "AAAA-001"), played),
+                              (Scan("s2", "p", "void", "AAAA-002"), there)])
+    assert (figs.missed, figs.already_there, figs.duplicates) == (0, 1, 0)
+    _count_scans(figs, step, [(Scan("s3", "p", "void", "AAAA-001"), played)])
+    assert figs.missed == 1 and "never sent ['AAAA-002']" in figs.notes[-1]
