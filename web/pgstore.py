@@ -204,6 +204,9 @@ class PgStore:
         self.migrate()
         self._listener: threading.Thread | None = None
         self._stop = threading.Event()
+        # Set while this process LISTENs: a notice sent before that is not heard (a page
+        # catches up with the next one), so a test of one process hearing another waits.
+        self.listening = threading.Event()
 
     journal_mode = "postgresql"
 
@@ -482,12 +485,14 @@ class PgStore:
                 try:
                     with psycopg.connect(self.url, autocommit=True) as conn:
                         conn.execute(f"LISTEN {CHANNEL}")
+                        self.listening.set()
                         while not self._stop.is_set():
                             for note in conn.notifies(timeout=1.0):
                                 table_id, _, version = note.payload.partition(" ")
                                 if version.isdigit():
                                     on_change(table_id, int(version))
                 except psycopg.Error as exc:
+                    self.listening.clear()
                     log.warning("LISTEN on %s failed (%s); retrying", redact(self.url),
                                 type(exc).__name__)
                     self._stop.wait(1.0)

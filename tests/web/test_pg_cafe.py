@@ -22,6 +22,7 @@ from test_web_events import Stream
 from webtools import bearer, config, make_table, register_run
 
 from web import create_app, services
+from web.pgstore import PgStore
 from web.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +38,9 @@ def pg_app(data_dir: Path, url: str, **extra: Any) -> Flask:
 @pytest.fixture
 def two(data_dir: Path, pg_url: str) -> Iterator[tuple[Flask, Flask]]:
     a, b = pg_app(data_dir, pg_url), pg_app(data_dir / "b", pg_url)
+    for app in (a, b):  # each hears the other's notices only once it LISTENs
+        store = services(app).store
+        assert isinstance(store, PgStore) and store.listening.wait(30), "never listened"
     yield a, b
     for app in (a, b):
         services(app).close()

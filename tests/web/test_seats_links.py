@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from webtools import bearer, config, make_table, register_run
 
 from web import create_app, services
+from web.pgstore import PgStore
 
 
 def first_play(client: FlaskClient, t: dict[str, Any]) -> None:
@@ -147,8 +148,11 @@ def test_a_reissue_reaches_every_process_sharing_postgresql(
         assert seen.status_code == 200
         played = f"id: {seen.json['version'] + 1}\n".encode()
         stream = Stream(b, f"/api/tables/{tid}/events", old)
-        # A play through a, seen on b's stream: b's LISTEN is up (a server just started could
-        # miss a notice sent before it listens; a running one does not).
+        # A play through a, seen on b's stream, once b LISTENs (a server just started misses
+        # a notice sent before it listens; a running one does not).
+        store_b = services(apps[1]).store
+        assert isinstance(store_b, PgStore)
+        assert store_b.listening.wait(30), "b never listened"  # a hang guard
         assert a.post(f"/api/tables/{tid}/actions", json={"type": "rps", "winner": 1},
                       headers=bearer(t["host_token"])).status_code == 200
         for _ in range(300):  # a hang guard, not a speed limit
