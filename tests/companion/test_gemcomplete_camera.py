@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from test_gemcomplete import refused as refused_by
 
 from companion.engine import Match
 from companion.errors import CompanionError, IllegalPlay
@@ -26,11 +27,7 @@ def table() -> Match[GemState]:
 
 
 def refused(m: Match[GemState], event: dict[str, Any]) -> str:
-    state, events = m.state, list(m.events)
-    with pytest.raises(CompanionError) as exc:
-        m.apply(event)
-    assert m.state == state and m.events == events
-    return str(exc.value)
+    return str(refused_by(m, event, CompanionError, None))
 
 
 def test_discard_piles_are_zones_of_the_mat() -> None:
