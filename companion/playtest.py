@@ -309,14 +309,19 @@ def figures(games: Sequence[Game], players: int, names: Mapping[str, str] | None
     }
 
 
-def per_game(games: Sequence[Game]) -> dict[str, float]:
-    """The mean of each of the game's own figures (``Rules.stats``) over ``games``: how
-    often a rule comes into play (Mountains & Rivers' armoury and blunt tiles, MR-1 rev. 3;
-    God Num's busts...)."""
+def per_game(games: Sequence[Game]) -> dict[str, dict[str, float]]:
+    """The mean of each of the game's own figures (``Rules.stats``) over ``games`` with its
+    95 % interval (normal, from the games' spread): how often a rule comes into play
+    (Mountains & Rivers' armoury and blunt tiles, MR-1 rev. 3; God Num's busts...)."""
     with_stats = [dict(g.stats) for g in games if g.stats]
-    keys = sorted({k for s in with_stats for k in s})
-    return {k: round(statistics.fmean(s.get(k, 0.0) for s in with_stats), 3)
-            for k in keys} if with_stats else {}
+    out: dict[str, dict[str, float]] = {}
+    for k in sorted({k for s in with_stats for k in s}):
+        xs = [s.get(k, 0.0) for s in with_stats]
+        mean = statistics.fmean(xs)
+        half = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+        out[k] = {"mean": round(mean, 3), "low": round(mean - half, 3),
+                  "high": round(mean + half, 3)}
+    return out
 
 
 def decisions(rotated: Sequence[Game], players: int) -> dict[str, Any]:

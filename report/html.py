@@ -179,9 +179,11 @@ def _length_table(f: Mapping[str, Any], rounds: str) -> str:
 
 
 def _per_game_table(f: Mapping[str, Any]) -> str:
-    rows = "".join(f"<tr><td>{html.escape(k.replace('_', ' '))}</td><td>{v:g}</td></tr>"
+    rows = "".join(f"<tr><td>{html.escape(k.replace('_', ' '))}</td><td>{v['mean']:g}</td>"
+                   f"<td>{v['low']:g}-{v['high']:g}</td></tr>"
                    for k, v in f["per_game"].items())
-    return f"<table><tr><th>figure</th><th>mean per game</th></tr>{rows}</table>"
+    return ("<table><tr><th>figure</th><th>mean per game</th><th>interval (95 %)</th></tr>"
+            f"{rows}</table>")
 
 
 def _card_table(rows: Sequence[Mapping[str, Any]]) -> str:
