@@ -34,7 +34,7 @@ from typing import Any, Protocol
 import numpy as np
 from open_spiel.python.algorithms import ismcts
 
-from companion import playtest, seatplay
+from companion import playstats, playtest, seatplay
 from companion.errors import BadSetup
 from design import DEFAULT_BUDGETS, ratings, spiel
 
@@ -224,9 +224,16 @@ class Run:
             "decisions_per_game": round(self.decisions / max(1, len(self.games)), 1),
             "seconds": round(self.seconds, 1),
             **self.fitted.as_json(),
-            "head_to_head": [{"a": self.names[a], "b": self.names[b], "score_a": round(s, 3)}
-                             for (a, b), s in pair.items()],
+            "head_to_head": [self._pair(a, b, s) for (a, b), s in pair.items()],
         }
+
+    def _pair(self, a: int, b: int, score: float) -> dict[str, Any]:
+        """One pair's score of ``a`` with its 95 % Wilson interval (a shared or unfinished
+        game counts its share)."""
+        n = sum(1 for g in self.games if {g.a, g.b} == {a, b})
+        low, high = playstats.wilson(score * n, n, playtest.Z95)
+        return {"a": self.names[a], "b": self.names[b], "games": n,
+                "score_a": round(score, 3), "low": round(low, 3), "high": round(high, 3)}
 
     def results(self) -> list[ratings.Result]:
         return [ratings.Result(g.a, g.b, g.score()) for g in self.games]

@@ -83,9 +83,12 @@ def _table(data: Mapping[str, Any]) -> str:
 
 
 def _pairs(data: Mapping[str, Any]) -> str:
-    head = "<tr><th>pair</th><th>first one's score</th></tr>"
+    head = ("<tr><th>pair</th><th>games</th><th>first one's score</th>"
+            "<th>interval (95 %)</th></tr>")
     rows = "".join(f"<tr><td>{html.escape(p['a'])} against {html.escape(p['b'])}</td>"
-                   f"<td>{100 * p['score_a']:.0f} %</td></tr>" for p in data["head_to_head"])
+                   f"<td>{p['games']}</td><td>{100 * p['score_a']:.0f} %</td>"
+                   f"<td>{100 * p['low']:.0f}-{100 * p['high']:.0f} %</td></tr>"
+                   for p in data["head_to_head"])
     return f"<table>{head}{rows}</table>"
 
 

@@ -29,6 +29,10 @@ def test_in_god_num_the_greedy_player_is_a_level_above_random() -> None:
     assert ["greedy", "random"] in got["significantly_better"]
     assert got["skill_depth"] >= 2
     assert got["chain"][-1] == "greedy"
+    pairs = {(p["a"], p["b"]): p for p in got["head_to_head"]}
+    assert all(p["games"] == 8 and p["low"] <= p["score_a"] <= p["high"]
+               for p in pairs.values())
+    assert pairs[("random", "greedy")]["high"] < 0.5  # greedy's lead is beyond the interval
 
 
 def test_a_ladder_is_the_same_on_one_or_two_processes() -> None:
